@@ -1,0 +1,308 @@
+"""``apply(state, player, action) -> Transition``: every rule of a turn.
+
+Checks, in order: malformed action -> ``bad_request``; unknown player -> ``not_seated``; game over
+-> ``game_over``; hand over -> ``wrong_phase``; out of turn (anything but ``rummy``) ->
+``not_your_turn``; wrong phase -> ``wrong_phase``; then the action's own checks. A refused action
+raises and leaves the state untouched (states are immutable).
+
+Choices beyond engine-decisions.md's list, made so that no player is ever stuck:
+- A meld or lay-off that leaves a pending required card impossible to meld (by the pickup check on
+  the cards left) is refused with ``required_card_pending``.
+- With ``deep_pickup_new_meld``, laying off the required card of a deeper pickup is refused with
+  ``invalid_layoff``.
+- ``no_rediscard_top`` refuses discarding the card taken as the top discard unless the player holds
+  another identical card (two decks), which they may discard.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from . import errors as E
+from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy, parse_action
+from .cards import format_card, format_played
+from .errors import IllegalAction, InvalidAction
+from .events import Event
+from .melds import Meld, MeldError, Played, build_meld, extend_meld
+from .rummy import apply_rummy
+from .scoring import end_hand
+from .search import required_play
+from .shuffle import reshuffled_stock
+from .state import DRAW, GAME_OVER, HAND_OVER, PLAY, GameState
+from .turn import remove_cards
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """The state after an action and the events it caused."""
+
+    state: GameState
+    events: tuple[Event, ...]
+
+
+def apply(state: GameState, player: str, action: Action | dict[str, Any]) -> Transition:
+    """Apply ``player``'s ``action`` (an ``Action`` or its protocol dict).
+
+    >>> from games.engine.state import new_game
+    >>> from games.engine.rules import Rules
+    >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
+    >>> t = apply(g, "ann", {"type": "draw", "source": "stock"})
+    >>> t.state.phase, t.events[0].to_dict()
+    ('play', {'type': 'drew', 'player': 'ann', 'source': 'stock'})
+    >>> apply(g, "bob", {"type": "draw", "source": "stock"})
+    Traceback (most recent call last):
+    ...
+    games.engine.errors.IllegalAction: not_your_turn: it is ann's turn
+
+    :raises InvalidAction: a malformed action (``bad_request``).
+    :raises IllegalAction: an action the rules do not allow now (the protocol's codes).
+    """
+    act = action if isinstance(action, Action) else parse_action(action)
+    seat = state.seat_of(player) if isinstance(player, str) else None
+    if seat is None:
+        raise IllegalAction(E.NOT_SEATED, f"{player!r} is not seated at this table")
+    new, events = _dispatch(state, seat, act)
+    actor = new.players[seat]
+    if actor.timeouts or actor.absent:
+        new = new.with_player(seat, replace(actor, timeouts=0, absent=False))
+    return Transition(new, events)
+
+
+def _dispatch(state: GameState, seat: int, act: Action) -> tuple[GameState, tuple[Event, ...]]:
+    if state.phase == GAME_OVER:
+        raise IllegalAction(E.GAME_OVER, "the game is over")
+    if isinstance(act, Rummy):
+        return apply_rummy(state, seat, act)
+    if state.phase == HAND_OVER:
+        raise IllegalAction(E.WRONG_PHASE, "the hand is over; the next hand is not dealt yet")
+    if seat != state.turn:
+        raise IllegalAction(E.NOT_YOUR_TURN, f"it is {state.players[state.turn or 0].name}'s turn")
+    if isinstance(act, Draw):
+        _phase(state, DRAW, "you have drawn already; meld, lay off or discard")
+        return _draw(state, seat, act)
+    _phase(state, PLAY, "draw first")
+    if isinstance(act, MeldAction):
+        return _meld(state, seat, act.cards)
+    if isinstance(act, Layoff):
+        return _layoff(state, seat, act)
+    assert isinstance(act, Discard)
+    return _discard(state, seat, act)
+
+
+def _phase(state: GameState, phase: str, message: str) -> None:
+    if state.phase != phase:
+        raise IllegalAction(E.WRONG_PHASE, message)
+
+
+def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Event, ...]]:
+    if act.source == "stock":
+        return _draw_stock(state, seat)
+    pile, count = state.discard, act.count
+    if count > len(pile):
+        raise InvalidAction(f"count {count} but the discard pile holds {len(pile)}")
+    taken = pile[-count:]
+    rules = state.rules
+    required = taken[0] if count >= 2 or rules.top_discard_must_meld else None
+    player = state.players[seat]
+    hand = player.hand + taken
+    if required is not None:
+        layoff = count == 1 or not rules.deep_pickup_new_meld
+        keep = rules.must_discard_to_go_out
+        if (
+            required_play(
+                required, hand, state.melds, rules, state.decks, layoff=layoff, keep_one=keep
+            )
+            is None
+        ):
+            raise IllegalAction(
+                E.PICKUP_NOT_MELDABLE,
+                f"{format_card(required)} cannot be melded or laid off with your cards",
+            )
+    new = replace(
+        state.with_player(seat, replace(player, hand=hand)),
+        discard=pile[:-count],
+        phase=PLAY,
+        required=required,
+        drawn=None,
+        taken=taken,
+        last_discard_by=None,
+    )
+    data = {"source": "discard", "count": count, "cards": [format_card(c) for c in taken]}
+    return new, (Event("drew", player.name, data),)
+
+
+def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
+    name = state.players[seat].name
+    events: list[Event] = []
+    if not state.stock:
+        if state.rules.stock_out == "end" or len(state.discard) <= 1:
+            ended = end_hand(state, None)
+            return ended, (
+                Event("drew", name, {"source": "stock", "empty": True}),
+                *hand_end_events(ended),
+            )
+        k = state.reshuffles + 1
+        stock = reshuffled_stock(state.seed, state.hand_number, k, state.discard[:-1])
+        state = replace(state, stock=tuple(stock), discard=state.discard[-1:], reshuffles=k)
+        events.append(Event("reshuffled", None, {"stock": len(stock), "reshuffles": k}))
+    card, player = state.stock[0], state.players[seat]
+    new = replace(
+        state.with_player(seat, replace(player, hand=(*player.hand, card))),
+        stock=state.stock[1:],
+        phase=PLAY,
+        required=None,
+        drawn=card,
+        taken=(),
+        last_discard_by=None,
+    )
+    events.append(Event("drew", name, {"source": "stock"}, {"card": format_card(card)}))
+    return new, tuple(events)
+
+
+def meld_options(state: GameState) -> dict[str, Any]:
+    """Keyword options of ``build_meld``/``extend_meld`` for this table."""
+    r = state.rules
+    return {
+        "wraps": r.run_wraps,
+        "distinct": r.set_distinct_suits,
+        "max_set": 4 if r.set_distinct_suits else 4 * state.decks,
+        "min_naturals": r.min_naturals,
+    }
+
+
+def _meld(
+    state: GameState, seat: int, cards: Sequence[Played]
+) -> tuple[GameState, tuple[Event, ...]]:
+    hand = remove_cards(state.players[seat].hand, cards)
+    try:
+        meld = build_meld(cards, seat, state.next_meld_id(), **meld_options(state))
+    except MeldError as exc:
+        raise IllegalAction(E.INVALID_MELD, str(exc)) from None
+    new = replace(state, melds=(*state.melds, meld))
+    data = {"meld": meld.id, "kind": meld.kind, "cards": _texts(cards)}
+    return _after_putting_down(
+        new, seat, hand, cards, Event("melded", state.players[seat].name, data)
+    )
+
+
+def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[Event, ...]]:
+    at = next((i for i, m in enumerate(state.melds) if m.id == act.meld), None)
+    if at is None:
+        raise IllegalAction(E.UNKNOWN_MELD, f"there is no meld {act.meld}")
+    hand = remove_cards(state.players[seat].hand, act.cards)
+    req = state.required
+    if (
+        req is not None
+        and len(state.taken) >= 2
+        and state.rules.deep_pickup_new_meld
+        and any(c == req for c, _ in act.cards)
+    ):
+        raise IllegalAction(E.INVALID_LAYOFF, "the required card must start a new meld")
+    try:
+        meld = extend_meld(state.melds[at], act.cards, seat, **meld_options(state))
+    except MeldError as exc:
+        raise IllegalAction(E.INVALID_LAYOFF, str(exc)) from None
+    new = replace(state, melds=_swap(state.melds, at, meld))
+    data = {"meld": meld.id, "cards": _texts(act.cards)}
+    return _after_putting_down(
+        new, seat, hand, act.cards, Event("laid_off", state.players[seat].name, data)
+    )
+
+
+def _swap(melds: tuple[Meld, ...], at: int, meld: Meld) -> tuple[Meld, ...]:
+    return (*melds[:at], meld, *melds[at + 1 :])
+
+
+def _texts(cards: Sequence[Played]) -> list[str]:
+    return [format_played(c, s) for c, s in cards]
+
+
+def _after_putting_down(
+    state: GameState, seat: int, hand: tuple[Any, ...], cards: Sequence[Played], event: Event
+) -> tuple[GameState, tuple[Event, ...]]:
+    rules, player = state.rules, state.players[seat]
+    if not hand and rules.must_discard_to_go_out:
+        raise IllegalAction(E.MUST_KEEP_DISCARD, "your last card must be a discard")
+    if hand and all(not _may_discard(state, hand, c) for c in hand):
+        raise IllegalAction(E.MUST_KEEP_DISCARD, "you would keep only a card you may not discard")
+    required = state.required
+    if required is not None and any(c == required for c, _ in cards):
+        required = None
+    elif required is not None and hand:
+        layoff = len(state.taken) == 1 or not rules.deep_pickup_new_meld
+        if (
+            required_play(
+                required,
+                hand,
+                state.melds,
+                rules,
+                state.decks,
+                layoff=layoff,
+                keep_one=rules.must_discard_to_go_out,
+            )
+            is None
+        ):
+            raise IllegalAction(
+                E.REQUIRED_CARD_PENDING,
+                f"this would leave the required card {format_card(required)} impossible to meld",
+            )
+    new = replace(state.with_player(seat, replace(player, hand=hand)), required=required)
+    if not hand:
+        ended = end_hand(new, seat)
+        return ended, (event, *hand_end_events(ended))
+    return new, (event,)
+
+
+def _may_discard(state: GameState, hand: tuple[Any, ...], card: Any) -> bool:
+    """Whether ``card`` may be discarded from ``hand`` under ``no_rediscard_top``."""
+    if not state.rules.no_rediscard_top or len(state.taken) != 1 or state.drawn is not None:
+        return True
+    return card != state.taken[0] or hand.count(card) >= 2
+
+
+def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tuple[Event, ...]]:
+    player = state.players[seat]
+    hand = remove_cards(player.hand, ((act.card, act.card),))
+    if state.required is not None:
+        raise IllegalAction(
+            E.REQUIRED_CARD_PENDING, f"meld the required card {format_card(state.required)} first"
+        )
+    if not _may_discard(state, player.hand, act.card):
+        raise IllegalAction(
+            E.CANNOT_DISCARD_TAKEN_CARD, "you may not throw back the discard you just took"
+        )
+    n = len(state.players)
+    new = replace(
+        state.with_player(seat, replace(player, hand=hand)),
+        discard=(*state.discard, act.card),
+        turn=(seat + 1) % n,
+        phase=DRAW,
+        drawn=None,
+        taken=(),
+        last_discard_by=seat if state.rules.rummy_call else None,
+    )
+    event = Event("discarded", player.name, {"card": format_card(act.card)})
+    if not hand:
+        ended = end_hand(replace(new, last_discard_by=None), seat)
+        return ended, (event, *hand_end_events(ended))
+    return new, (event,)
+
+
+def hand_end_events(state: GameState) -> tuple[Event, ...]:
+    """The ``hand_ended`` (and, when the game is over, ``game_ended``) events of a finished hand."""
+    result = state.hands[-1]
+    names = state.names
+    went = None if result.went_out is None else names[result.went_out]
+    scores = {
+        names[i]: {"melded": s.melded, "in_hand": s.in_hand, "net": s.net}
+        for i, s in enumerate(result.scores)
+    }
+    events = [
+        Event("hand_ended", went, {"number": result.number, "went_out": went, "scores": scores})
+    ]
+    if state.phase == GAME_OVER:
+        winner = None if state.winner is None else names[state.winner]
+        events.append(Event("game_ended", winner, {"winner": winner, "ended": state.ended}))
+    return tuple(events)

@@ -1,0 +1,120 @@
+"""Timeout play and absence.
+
+``timeout_action`` gives what the server plays for the player to move: in ``draw``, a draw from
+the stock; then, if a required card is pending, the first meld or lay-off the pickup check finds;
+then a discard of the card drawn from the stock this turn when it may be discarded, else the
+highest-valued card that may be discarded (the first such in hand order on a tie).
+``apply_timeout`` plays them, adds one to the player's ``timeouts`` and marks them ``absent`` at
+``max_timeouts``. If every player is then absent, the game ends as abandoned (``winner`` the sole
+leader, or null on a tie).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .actions import Action, Discard, Draw
+from .engine import Transition, _may_discard, apply
+from .events import Event
+from .scoring import card_value
+from .search import required_play
+from .state import DRAW, GAME_OVER, PLAY, GameState
+
+
+def _next_step(state: GameState) -> Action | None:
+    if state.turn is None:
+        return None
+    if state.phase == DRAW:
+        return Draw("stock")
+    if state.phase != PLAY:
+        return None
+    hand, rules = state.players[state.turn].hand, state.rules
+    if state.required is not None:
+        layoff = len(state.taken) < 2 or not rules.deep_pickup_new_meld
+        return required_play(
+            state.required,
+            hand,
+            state.melds,
+            rules,
+            state.decks,
+            layoff=layoff,
+            keep_one=rules.must_discard_to_go_out,
+        )
+    if state.drawn is not None and state.drawn in hand and _may_discard(state, hand, state.drawn):
+        return Discard(state.drawn)
+    allowed = [c for c in hand if _may_discard(state, hand, c)]
+    return Discard(max(allowed, key=lambda c: card_value(rules, c)))
+
+
+def _play(state: GameState) -> tuple[list[Action], Transition]:
+    """Play the timeout actions; returns them and the combined transition."""
+    actions: list[Action] = []
+    events: list[Event] = []
+    turn = state.turn
+    current = state
+    while current.turn == turn and len(actions) < 3:
+        step = _next_step(current)
+        if step is None:
+            break
+        actions.append(step)
+        t = apply(current, current.players[turn or 0].name, step)
+        current, events = t.state, events + list(t.events)
+        if isinstance(step, Discard):
+            break
+    return actions, Transition(current, tuple(events))
+
+
+def timeout_action(state: GameState) -> list[Action]:
+    """The actions the server plays when the player to move runs out of time.
+
+    >>> from games.engine.state import new_game
+    >>> from games.engine.rules import Rules
+    >>> acts = timeout_action(new_game(Rules(), ["ann", "bob"], seed="7"))
+    >>> [a.to_dict()["type"] for a in acts]
+    ['draw', 'discard']
+    """
+    return _play(state)[0]
+
+
+def apply_timeout(state: GameState) -> Transition:
+    """Play the turn of the player to move on timeout, with the timeouts/absent bookkeeping.
+
+    >>> from games.engine.state import new_game
+    >>> from games.engine.rules import Rules
+    >>> t = apply_timeout(new_game(Rules(), ["ann", "bob"], seed="7"))
+    >>> t.state.players[0].timeouts, t.state.turn
+    (1, 1)
+
+    :raises ValueError: nobody is to move (the hand or the game is over).
+    """
+    seat = state.turn
+    if seat is None or state.phase not in (DRAW, PLAY):
+        raise ValueError("no player is to move")
+    _, t = _play(state)
+    before = state.players[seat]
+    count = before.timeouts + 1
+    absent = before.absent or count >= state.rules.max_timeouts
+    new = t.state.with_player(seat, replace(t.state.players[seat], timeouts=count, absent=absent))
+    events = [*t.events, Event("timeout", before.name, {"timeouts": count, "absent": absent})]
+    if all(p.absent for p in new.players) and new.phase != GAME_OVER:
+        new = _abandon(new)
+        winner = None if new.winner is None else new.names[new.winner]
+        events.append(Event("game_ended", winner, {"winner": winner, "ended": "abandoned"}))
+    return Transition(new, tuple(events))
+
+
+def _abandon(state: GameState) -> GameState:
+    scores = [p.score for p in state.players]
+    best = max(scores)
+    winner = scores.index(best) if scores.count(best) == 1 else None
+    return replace(
+        state,
+        phase=GAME_OVER,
+        turn=None,
+        winner=winner,
+        ended="abandoned",
+        required=None,
+        drawn=None,
+        taken=(),
+        last_discard_by=None,
+    )
