@@ -145,8 +145,6 @@ def _parse_rummy(d: dict[str, Any]) -> Rummy:
             raise InvalidAction("each layoff must be an object with meld and cards")
         _keys(lo, {"meld", "cards"}, "layoff")
         parsed_layoffs.append((_int(lo, "meld"), _played_list(lo.get("cards"), "cards")))
-    if not parsed_melds and not parsed_layoffs:
-        raise InvalidAction("a rummy call must meld or lay off the required card")
     return Rummy(count, tuple(parsed_melds), tuple(parsed_layoffs))
 
 

@@ -25,6 +25,8 @@ from .rules import Rules
 from .state import HAND_OVER, GameState, deal_next_hand, new_game
 from .views import full_state
 
+_NOTES = {"name", "description", "comment", "notes", "expect"}
+
 
 class ScenarioError(ValueError):
     """A malformed or inconsistent scenario; the message says what is wrong."""
@@ -105,7 +107,7 @@ def run_scenario(scenario: dict[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(scenario, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(scenario) - {"rules", "players", "deal", "actions", "name", "description"}
+    unknown = set(scenario) - {"rules", "players", "deal", "actions", *_NOTES}
     if unknown:
         raise ScenarioError(f"unknown key(s) in scenario: {', '.join(sorted(unknown))}")
     try:
