@@ -1,0 +1,6 @@
+"""Project configuration: settings, URLs, ASGI routing and the Celery app."""
+
+# Importing the Celery app here makes `shared_task` bind to it whenever Django starts.
+from .celery import app as celery_app
+
+__all__ = ["celery_app"]

@@ -1,0 +1,15 @@
+"""Settings for the test suite: the development settings, tuned for speed.
+
+With `DATABASE_URL` / `REDIS_URL` set the suite runs on PostgreSQL and Redis, otherwise on the
+embedded default; tests/conftest.py enforces `REQUIRE_SERVICES=1`.
+"""
+
+from .development import *
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# Tests start their own worker where they need one; importing config.asgi must not.
+CELERY_WORKER_EMBEDDED = False
+# Local to the test process, so clearing it between tests never touches a shared Redis.
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+WHITENOISE_AUTOREFRESH = True
+LOGGING = {"version": 1, "disable_existing_loggers": False}
