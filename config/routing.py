@@ -1,0 +1,9 @@
+"""WebSocket routes of every app, gathered for config/asgi.py.
+
+An app that serves sockets keeps its routes in its own `routing` module and adds them here, so
+the ASGI module stays the only place that wires protocols together.
+"""
+
+from django.urls import URLPattern, URLResolver
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = []
