@@ -1,0 +1,8 @@
+from django.urls import path
+
+from accounts.apis import RegisterApi, TokenApi
+
+urlpatterns = [
+    path("register/", RegisterApi.as_view(), name="api-register"),
+    path("token/", TokenApi.as_view(), name="api-token"),
+]

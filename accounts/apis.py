@@ -1,0 +1,83 @@
+"""`POST /api/auth/register/` and `POST /api/auth/token/`, exactly as PROTOCOL.md gives them.
+
+Both take credentials in the body, so they run without session authentication (no CSRF token
+needed) and are throttled per client address under the `auth` scope.
+"""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.views import APIView
+
+from accounts import services
+from accounts.serializers import (
+    ErrorOutput,
+    RegisterInput,
+    RegisterOutput,
+    TokenInput,
+    TokenOutput,
+)
+from config.exceptions import ApiError
+
+
+class AuthApi(APIView):
+    authentication_classes = ()
+    permission_classes = (AllowAny,)
+    throttle_classes = (ScopedRateThrottle,)
+    throttle_scope = "auth"
+
+
+class RegisterApi(AuthApi):
+    @extend_schema(
+        operation_id="auth_register",
+        request=RegisterInput,
+        responses={
+            201: RegisterOutput,
+            400: OpenApiResponse(ErrorOutput, description="bad_request or weak_password"),
+            409: OpenApiResponse(ErrorOutput, description="username_taken"),
+            429: OpenApiResponse(ErrorOutput, description="throttled"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = RegisterInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            user, token = services.user_register(**data.validated_data)
+        except services.UsernameTaken as exc:
+            raise ApiError(
+                "username_taken", "That username is taken.", status.HTTP_409_CONFLICT
+            ) from exc
+        except services.WeakPassword as exc:
+            raise ApiError("weak_password", " ".join(exc.messages)) from exc
+        body = RegisterOutput({"id": user.pk, "username": user.username, "token": token.key})
+        return Response(body.data, status=status.HTTP_201_CREATED)
+
+
+class TokenApi(AuthApi):
+    @extend_schema(
+        operation_id="auth_token",
+        request=TokenInput,
+        responses={
+            200: TokenOutput,
+            400: OpenApiResponse(ErrorOutput, description="bad_request"),
+            401: OpenApiResponse(ErrorOutput, description="invalid_credentials"),
+            429: OpenApiResponse(ErrorOutput, description="throttled"),
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = TokenInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        try:
+            token = services.token_for_credentials(request=request, **data.validated_data)
+        except services.InvalidCredentials as exc:
+            raise ApiError(
+                "invalid_credentials",
+                "Unknown username or wrong password.",
+                status.HTTP_401_UNAUTHORIZED,
+                # RFC 9110: a 401 names the scheme that would succeed.
+                headers={"WWW-Authenticate": "Token"},
+            ) from exc
+        return Response(TokenOutput({"token": token.key}).data)

@@ -1,0 +1,62 @@
+"""Account writes: registration and API tokens."""
+
+from django.contrib.auth import authenticate, password_validation
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.http import HttpRequest
+from rest_framework.authtoken.models import Token
+
+from accounts.models import User
+
+
+class UsernameTaken(Exception):
+    """The username is already used (compared without regard to case)."""
+
+
+class WeakPassword(Exception):
+    """The password fails the configured validators; `messages` says why."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__(" ".join(messages))
+        self.messages = messages
+
+
+class InvalidCredentials(Exception):
+    """No active user has this username and password."""
+
+
+def user_register(*, username: str, email: str, password: str) -> tuple[User, Token]:
+    """Create a user and its API token.
+
+    :raises UsernameTaken: when the name is in use, even with different case ("Ann" vs "ann"),
+        so two players can never look alike on a leaderboard.
+    :raises WeakPassword: when the password validators refuse it.
+    """
+    if User.objects.filter(username__iexact=username).exists():
+        raise UsernameTaken(username)
+    user = User(username=username, email=email)
+    try:
+        password_validation.validate_password(password, user=user)
+    except ValidationError as exc:
+        raise WeakPassword(list(exc.messages)) from exc
+    user.set_password(password)
+    try:
+        with transaction.atomic():
+            user.save()
+            token = Token.objects.create(user=user)
+    except IntegrityError as exc:  # a concurrent sign-up took the name after our check
+        raise UsernameTaken(username) from exc
+    return user, token
+
+
+def token_for_credentials(*, request: HttpRequest | None, username: str, password: str) -> Token:
+    """Return the user's API token, creating it on first use.
+
+    :raises InvalidCredentials: for an unknown user, a wrong password or an inactive account,
+        without saying which (that would tell an attacker which usernames exist).
+    """
+    user = authenticate(request, username=username, password=password)
+    if user is None:
+        raise InvalidCredentials()
+    token, _ = Token.objects.get_or_create(user=user)
+    return token
