@@ -1,0 +1,187 @@
+"""The auth calls of PROTOCOL.md: register and token, with every refusal."""
+
+from typing import Any
+
+import pytest
+from rest_framework.authentication import TokenAuthentication
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from accounts.models import User
+from tests.accounts.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+REGISTER = "/api/auth/register/"
+TOKEN = "/api/auth/token/"
+GOOD = {"username": "ann", "password": "a sturdy passphrase 42", "email": "ann@example.com"}
+
+
+@pytest.fixture
+def api() -> APIClient:
+    return APIClient()
+
+
+def post(api: APIClient, url: str, body: dict[str, Any]) -> Any:
+    return api.post(url, body, format="json")
+
+
+def test_register_creates_user_and_returns_token(api: APIClient) -> None:
+    response = post(api, REGISTER, GOOD)
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == {"id", "username", "token"}
+    user = User.objects.get(pk=body["id"])
+    assert (user.username, user.email) == ("ann", "ann@example.com")
+    assert user.check_password(GOOD["password"])
+    assert Token.objects.get(user=user).key == body["token"]
+
+
+def test_register_token_authenticates(api: APIClient) -> None:
+    body = post(api, REGISTER, GOOD).json()
+    user, _ = TokenAuthentication().authenticate_credentials(body["token"])
+    assert user.pk == body["id"]
+
+
+def test_bad_token_is_refused_with_json_error(api: APIClient) -> None:
+    api.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    response = api.get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert response.json() == {"error": "not_authenticated", "message": "Invalid token."}
+
+
+@pytest.mark.parametrize("username", ["ann", "ANN", "Ann"])
+def test_register_refuses_taken_username_in_any_case(api: APIClient, username: str) -> None:
+    UserFactory(username="ann")
+    response = post(api, REGISTER, {**GOOD, "username": username})
+    assert response.status_code == 409
+    assert response.json() == {"error": "username_taken", "message": "That username is taken."}
+    assert User.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    "password",
+    ["short", "12345678901", "password123", "ann@example.com"],
+    ids=["too-short", "numeric", "common", "like-email"],
+)
+def test_register_refuses_weak_password(api: APIClient, password: str) -> None:
+    response = post(api, REGISTER, {**GOOD, "password": password})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "weak_password"
+    assert body["message"]
+    assert not User.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"username": ""}, "username"),
+        ({"username": "no spaces"}, "username"),
+        ({"email": "not-an-email"}, "email"),
+        ({"password": ""}, "password"),
+    ],
+)
+def test_register_refuses_malformed_fields(
+    api: APIClient, change: dict[str, str], field: str
+) -> None:
+    response = post(api, REGISTER, {**GOOD, **change})
+    assert response.status_code == 400
+    body = response.json()
+    assert body["error"] == "bad_request"
+    assert field in body["fields"]
+    assert body["message"].startswith(f"{field}: ")
+
+
+@pytest.mark.parametrize("missing", ["username", "password", "email"])
+def test_register_refuses_missing_field(api: APIClient, missing: str) -> None:
+    body = {key: value for key, value in GOOD.items() if key != missing}
+    response = post(api, REGISTER, body)
+    assert response.status_code == 400
+    assert response.json()["fields"] == {missing: ["This field is required."]}
+
+
+def test_register_refuses_invalid_json(api: APIClient) -> None:
+    response = api.post(REGISTER, "{not json", content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["error"] == "bad_request"
+
+
+def test_register_needs_no_csrf_token_even_with_a_session() -> None:
+    user = UserFactory()
+    api = APIClient(enforce_csrf_checks=True)
+    api.force_login(user)
+    assert post(api, REGISTER, GOOD).status_code == 201
+
+
+def test_token_returns_the_users_token(api: APIClient) -> None:
+    user = UserFactory()
+    response = post(api, TOKEN, {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 200
+    assert response.json() == {"token": Token.objects.get(user=user).key}
+    # Asking again gives the same token, not a new one.
+    again = post(api, TOKEN, {"username": user.username, "password": PASSWORD})
+    assert again.json() == response.json()
+
+
+def test_token_after_register_is_the_registered_token(api: APIClient) -> None:
+    registered = post(api, REGISTER, GOOD).json()["token"]
+    body = {"username": "ann", "password": GOOD["password"]}
+    assert post(api, TOKEN, body).json() == {"token": registered}
+
+
+@pytest.mark.parametrize(
+    "credentials",
+    [
+        {"username": "player-x", "password": "wrong password"},
+        {"username": "nobody", "password": PASSWORD},
+    ],
+    ids=["wrong-password", "unknown-user"],
+)
+def test_token_refuses_wrong_credentials(api: APIClient, credentials: dict[str, str]) -> None:
+    UserFactory(username="player-x")
+    response = post(api, TOKEN, credentials)
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert response.json() == {
+        "error": "invalid_credentials",
+        "message": "Unknown username or wrong password.",
+    }
+    assert not Token.objects.exists()
+
+
+def test_token_refuses_inactive_user(api: APIClient) -> None:
+    user = UserFactory(is_active=False)
+    response = post(api, TOKEN, {"username": user.username, "password": PASSWORD})
+    assert response.status_code == 401
+    assert response.json()["error"] == "invalid_credentials"
+
+
+def test_token_refuses_missing_password(api: APIClient) -> None:
+    response = post(api, TOKEN, {"username": "ann"})
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"password": ["This field is required."]}
+
+
+@pytest.mark.parametrize("url", [REGISTER, TOKEN])
+def test_auth_calls_accept_post_only(api: APIClient, url: str) -> None:
+    response = api.get(url)
+    assert response.status_code == 405
+    assert response.json()["error"] == "method_not_allowed"
+
+
+def test_auth_calls_are_throttled(api: APIClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "3/min"})
+    wrong = {"username": "ann", "password": "wrong"}
+    # Register and token share the scope: guessing passwords through either counts.
+    assert post(api, REGISTER, GOOD).status_code == 201
+    assert post(api, TOKEN, wrong).status_code == 401
+    assert post(api, TOKEN, wrong).status_code == 401
+    response = post(api, TOKEN, {"username": "ann", "password": GOOD["password"]})
+    assert response.status_code == 429
+    body = response.json()
+    assert body["error"] == "throttled"
+    assert 0 < body["retry_after"] <= 60
+    assert int(response["Retry-After"]) == body["retry_after"]

@@ -1,0 +1,152 @@
+"""Which settings each environment selects, each case read in a fresh interpreter."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+BASE_DIR = Path(settings.BASE_DIR)
+
+# Variables that steer settings; each case starts from none of them.
+STEERING = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES")
+STEERING_PREFIXES = ("DJANGO_", "CELERY_")
+
+PRINT_SETTINGS = """
+import json
+from django.conf import settings as s
+db = s.DATABASES["default"]
+print(json.dumps({
+    "mode": s.SERVICE_MODE,
+    "engine": db["ENGINE"],
+    "conn_max_age": db.get("CONN_MAX_AGE"),
+    "health_checks": db.get("CONN_HEALTH_CHECKS"),
+    "layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
+    "layer_config": s.CHANNEL_LAYERS["default"].get("CONFIG"),
+    "broker": s.CELERY_BROKER_URL,
+    "embedded_worker": s.CELERY_WORKER_EMBEDDED,
+    "debug": s.DEBUG,
+    "secret_key": s.SECRET_KEY,
+}))
+"""
+
+
+def clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name not in STEERING and not name.startswith(STEERING_PREFIXES)
+    }
+    env["DJANGO_SECRET_KEY_FILE"] = str(tmp_path / "secret_key")
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    env.update(extra)
+    return env
+
+
+def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def settings_for(tmp_path: Path, **extra: str) -> dict[str, Any]:
+    result = run_python(PRINT_SETTINGS, clean_env(tmp_path, **extra))
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_embedded_default_when_nothing_is_set(tmp_path: Path) -> None:
+    got = settings_for(tmp_path)
+    assert got["mode"] == "embedded"
+    assert got["engine"] == "django.db.backends.sqlite3"
+    assert got["layer"] == "channels.layers.InMemoryChannelLayer"
+    assert got["broker"] == "memory://"
+    assert got["embedded_worker"] is True
+    assert got["debug"] is True
+
+
+def test_embedded_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
+    first = settings_for(tmp_path)["secret_key"]
+    key_file = tmp_path / "secret_key"
+    assert key_file.read_text().strip() == first
+    assert len(first) >= 50
+    assert key_file.stat().st_mode & 0o077 == 0, "the key file must be private"
+    assert settings_for(tmp_path)["secret_key"] == first
+
+
+def test_secret_key_from_environment_wins(tmp_path: Path) -> None:
+    got = settings_for(tmp_path, DJANGO_SECRET_KEY="k" * 60)
+    assert got["secret_key"] == "k" * 60
+    assert not (tmp_path / "secret_key").exists()
+
+
+def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
+    got = settings_for(
+        tmp_path,
+        DATABASE_URL="postgres://rummy:pw@db.example:5432/rummy",
+        REDIS_URL="redis://cache.example:6379/0",
+    )
+    assert got["mode"] == "full"
+    assert got["engine"] == "django.db.backends.postgresql"
+    assert got["conn_max_age"] > 0
+    assert got["health_checks"] is True
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"]}
+    assert got["broker"] == "redis://cache.example:6379/0"
+    assert got["embedded_worker"] is False
+
+
+def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
+    got = settings_for(tmp_path, REDIS_URL="redis://cache.example:6379/0")
+    assert got["engine"] == "django.db.backends.sqlite3"
+    assert got["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert got["embedded_worker"] is False
+
+
+def test_production_needs_a_secret_key(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, DJANGO_ENV="production", DJANGO_ALLOWED_HOSTS="example.com")
+    result = run_python(PRINT_SETTINGS, env)
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY" in result.stderr
+    assert not (tmp_path / "secret_key").exists(), "production must never write a key file"
+
+
+def test_production_is_selected_by_django_env(tmp_path: Path) -> None:
+    got = settings_for(
+        tmp_path,
+        DJANGO_ENV="production",
+        DJANGO_SECRET_KEY="p" * 60,
+        DJANGO_ALLOWED_HOSTS="example.com",
+    )
+    assert got["debug"] is False
+    assert got["secret_key"] == "p" * 60
+
+
+def test_production_passes_check_deploy(tmp_path: Path) -> None:
+    env = clean_env(
+        tmp_path,
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        # A long random-looking key, as check --deploy wants (W009).
+        DJANGO_SECRET_KEY="x7Qk2L9vR4pT8wZ1mN6bC3fH5jD0sG-aE_yU" * 2,
+        DJANGO_ALLOWED_HOSTS="rummy.example.com",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=BASE_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "System check identified no issues" in result.stdout
