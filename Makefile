@@ -1,0 +1,60 @@
+# The two commands: `make run` (serve on http://127.0.0.1:8000) and `make test`.
+# Also: `make lint`, `make bench`. Everything runs from .venv, built here on first use.
+
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Where the linters and type checker look; games/engine is checked with --strict flags
+# (pyproject.toml), the Django apps with the defaults.
+CODE := config accounts games tournaments ratings
+
+.PHONY: run test lint bench clean
+
+# Find Python 3.12 or newer. pyenv shims can exist and still fail ("command not found"), so each
+# candidate must actually run and report a version before it is chosen.
+define find_python
+for cand in python3.13 python3.12 \
+    $$(pyenv root 2>/dev/null)/versions/3.1[3-9]*/bin/python3 \
+    $$(pyenv root 2>/dev/null)/versions/3.12*/bin/python3 python3; do \
+  if "$$cand" -c 'import sys; assert sys.version_info >= (3, 12)' >/dev/null 2>&1; then \
+    echo "$$cand"; exit 0; \
+  fi; \
+done; \
+echo "Python 3.12 or newer is needed; none was found." >&2; exit 1
+endef
+
+$(PY):
+	@python=$$($(find_python)) && echo "Creating $(VENV) with $$python" && \
+	  "$$python" -m venv $(VENV) && $(PY) -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+run: $(VENV)/.installed
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_initial_data
+	$(PY) manage.py create_admin
+	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops the server and its embedded worker)"
+	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+test: $(VENV)/.installed-dev
+	$(VENV)/bin/pytest
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy $(wildcard $(CODE))
+
+bench: $(VENV)/.installed-dev
+	@set -e; for f in bench/*.py; do [ -e "$$f" ] || continue; $(PY) "$$f"; done
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .mypy_cache .ruff_cache
