@@ -9,7 +9,7 @@ docs/engine-decisions.md for the contract and every choice made where it is sile
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy, parse_action
 from .cards import JOKER, Card, format_card, format_played, parse_card, parse_played
 from .engine import Transition, apply
-from .errors import ERROR_CODES, ConfigError, IllegalAction, InvalidAction, StateError
+from .errors import ERROR_CODES, ConfigError, EngineError, IllegalAction, InvalidAction, StateError
 from .events import Event
 from .legal import legal_actions
 from .load import state_from_dict
@@ -31,6 +31,7 @@ __all__ = [
     "ConfigError",
     "Discard",
     "Draw",
+    "EngineError",
     "Event",
     "GameState",
     "HandResult",

@@ -121,9 +121,18 @@ def melds_with(
         if not found:
             yield from _joker_replacing(cards, rules, decks)
         return
-    by_suit, by_rank, jokers = _present(cards)
-    yield from sets_of_rank(card.rank, by_rank[card.rank], jokers, rules, decks, card.suit)
-    yield from runs_in_suit(card.suit, by_suit[card.suit], jokers, rules, card.rank)
+    suits: dict[str, int] = {}
+    present: set[int] = set()
+    jokers = 0
+    for c in cards:
+        if c.rank == 0:
+            jokers += 1
+        elif c.rank == card.rank:
+            suits[c.suit] = suits.get(c.suit, 0) + 1
+        if c.suit == card.suit:
+            present.add(c.rank)
+    yield from sets_of_rank(card.rank, suits, jokers, rules, decks, card.suit)
+    yield from runs_in_suit(card.suit, present, jokers, rules, card.rank)
 
 
 def _joker_replacing(
@@ -165,7 +174,10 @@ def single_layoffs(
 
 def _placements(card: Card, meld: Meld, rules: Rules) -> list[Played]:
     if card.rank:
-        return [(card, card)]
+        if meld.kind == "set":
+            return [(card, card)] if card.rank == meld.cards[0].stands.rank else []
+        near = (rank_at(meld.end + 1), rank_at(meld.start - 1))
+        return [(card, card)] if card.suit == meld.suit and card.rank in near else []
     if meld.kind == "set":
         rank = meld.cards[0].stands.rank
         used = {t.stands.suit for t in meld.cards} if rules.set_distinct_suits else set()
@@ -199,6 +211,27 @@ def bridged_layoffs(
                 yield Layoff(meld.id, played)
 
 
+def _may_meld(card: Card, cards: Sequence[Card], melds: Sequence[Meld]) -> bool:
+    """A cheap necessary condition for natural ``card`` to be melded: two partners (same rank,
+    jokers, or same suit within two ranks, which any run through it holds) or a table meld of its
+    rank or suit."""
+    partners = -1  # ``card`` itself is among ``cards``
+    for c in cards:
+        if (
+            c.rank == 0
+            or c.rank == card.rank
+            or (c.suit == card.suit and (c.rank - card.rank) % 13 in (1, 2, 11, 12))
+        ):
+            partners += 1
+            if partners >= 2:
+                return True
+    return any(
+        (m.kind == "set" and m.cards[0].stands.rank == card.rank)
+        or (m.kind == "run" and m.suit == card.suit)
+        for m in melds
+    )
+
+
 def required_play(
     card: Card,
     cards: Sequence[Card],
@@ -218,6 +251,8 @@ def required_play(
     >>> required_play(parse_card("4H"), pool, [], Rules(), 1, layoff=True, keep_one=False)
     MeldAction(cards=((Card('4H'), Card('4H')), (Card('5H'), Card('5H')), (Card('6H'), Card('6H'))))
     """
+    if card.rank and not _may_meld(card, cards, melds):
+        return None
     limit = len(cards) - 1 if keep_one else len(cards)
     for meld in melds_with(card, cards, rules, decks):
         if len(meld) <= limit:
