@@ -1,0 +1,477 @@
+"""Bots: players for simulations, load tests and empty seats.
+
+A bot answers one question at a time: ``choose(state, player)`` returns the next action of the
+player to move (a draw, a meld, a lay-off, a discard, or a "Rummy!" claim), and
+``claim(state, player)`` returns a claim to make while a "Rummy!" window is open, or None.
+``play_game`` is the driver loop: it asks the bots until the game is over, dealing each new hand
+with a seed derived from the game's seed (``hand_seed``), and raises ``GameTooLong`` after
+``max_actions`` actions rather than loop forever.
+
+- ``RandomBot`` picks uniformly among ``legal_actions`` (and claims, or not, at random).
+- ``GreedyBot`` plays the obvious good move (see its docstring). Its ``skill`` in [0, 1] mixes in
+  the random bot: each decision is the greedy one with probability ``skill``, else the random
+  bot's, so simulations can field players of known, different strength. ``skill=1`` plays exactly
+  as the greedy bot, ``skill=0`` exactly as ``RandomBot`` with the same seed.
+
+Every choice is drawn from ``legal_actions``, so a bot never makes an illegal move; each bot owns a
+seeded ``random.Random``, so a game is reproducible from its seed and the bots' seeds.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
+from .cards import Card
+from .engine import Transition, apply, meld_options
+from .legal import legal_actions
+from .melds import MeldError, Played, extend_meld
+from .rules import Rules
+from .scoring import value_table
+from .search import all_melds, melds_with, single_layoffs
+from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
+
+Seed = int | str
+OnAction = Callable[[GameState, str, Action, Transition], None]
+
+
+class GameTooLong(RuntimeError):
+    """``play_game`` reached its ``max_actions`` cap before the game ended."""
+
+
+class Bot:
+    """Base of the bots: a seeded ``random.Random`` and the three calls a driver makes.
+
+    Subclasses override ``choose`` (required), ``claim`` (default: never claim) and ``observe``
+    (default: remember nothing).
+
+    >>> Bot(seed=1).rng.random() == Bot(seed=1).rng.random()
+    True
+    """
+
+    def __init__(self, seed: Seed = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    def choose(self, state: GameState, player: str) -> Action:
+        """The next action of ``player``, who is to move.
+
+        :raises NotImplementedError: in the base class.
+        """
+        raise NotImplementedError
+
+    def claim(self, state: GameState, player: str) -> Action | None:
+        """A "Rummy!" claim to make now, or None (called while a window is open)."""
+        return None
+
+    def observe(self, before: GameState, player: str, action: Action, after: GameState) -> None:
+        """Called after every applied action, whoever made it (the driver's broadcast)."""
+
+
+def _claims(state: GameState, player: str) -> list[Action]:
+    return [a for a in legal_actions(state, player) if isinstance(a, Rummy)]
+
+
+def _random_choice(rng: random.Random, state: GameState, player: str) -> Action:
+    actions = legal_actions(state, player)
+    if not actions:
+        raise ValueError(f"{player} has no legal action in phase {state.phase}")
+    return rng.choice(actions)
+
+
+def _random_claim(rng: random.Random, state: GameState, player: str) -> Action | None:
+    claims = _claims(state, player)
+    if not claims:
+        return None
+    options: list[Action | None] = [None, *claims]
+    return rng.choice(options)
+
+
+class RandomBot(Bot):
+    """Uniform over ``legal_actions``; offered "Rummy!" claims, it claims or passes at random.
+
+    >>> from games.engine import Rules, new_game
+    >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
+    >>> RandomBot(seed=3).choose(g, "ann") == RandomBot(seed=3).choose(g, "ann")
+    True
+    >>> RandomBot().choose(g, "ann") in legal_actions(g, "ann")
+    True
+    """
+
+    def choose(self, state: GameState, player: str) -> Action:
+        """A uniformly random legal action.
+
+        :raises ValueError: ``player`` has no legal action.
+        """
+        return _random_choice(self.rng, state, player)
+
+    def claim(self, state: GameState, player: str) -> Action | None:
+        """Pass or one of the offered claims, uniformly."""
+        return _random_claim(self.rng, state, player)
+
+
+class GreedyBot(Bot):
+    """The obvious good move, with a ``skill`` knob that mixes in the random bot.
+
+    - **Draw**: the discard-pile depth whose cards let it meld the most value, when the pickup
+      melds value and that value outweighs the taken cards left in hand; else the stock.
+    - **Play**: the required card's meld or lay-off first; then the most valuable meld, then the
+      most valuable lay-off, one per call, so it melds all it can and goes out when it can.
+    - **Discard**: never a card the next player could obviously use (one that extends a table meld,
+      or completes a meld with cards that player took from the pile this hand), when another card
+      may be discarded; then a dead card (in no pair or near-run) before a live one, a natural card
+      before a joker, the costliest first.
+    - **"Rummy!"**: claims whenever a claim is offered (the most valuable one).
+
+    ``skill`` (0 to 1): each decision is the greedy one with that probability, else the random
+    bot's. The coin has its own stream, so ``skill=0`` plays exactly as ``RandomBot(seed)`` and
+    ``skill=1`` exactly as ``GreedyBot(seed)``.
+
+    >>> from games.engine import Rules, new_game
+    >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
+    >>> GreedyBot(seed=1).choose(g, "ann") in legal_actions(g, "ann")
+    True
+    >>> GreedyBot(skill=1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: skill must be between 0 and 1, not 1.5
+    """
+
+    def __init__(self, seed: Seed = 0, *, skill: float = 1.0) -> None:
+        if not 0.0 <= skill <= 1.0:
+            raise ValueError(f"skill must be between 0 and 1, not {skill}")
+        super().__init__(seed)
+        self.skill = skill
+        self._coin = random.Random(f"skill:{seed}")
+        self._hand_number = 0
+        self._known: dict[int, list[Card]] = {}
+
+    def _greedy_now(self) -> bool:
+        return self.skill >= 1.0 or self._coin.random() < self.skill
+
+    def choose(self, state: GameState, player: str) -> Action:
+        """The greedy action (with probability ``skill``) or the random bot's.
+
+        :raises ValueError: ``player`` has no legal action.
+        """
+        if not self._greedy_now():
+            return _random_choice(self.rng, state, player)
+        actions = legal_actions(state, player)
+        if not actions:
+            raise ValueError(f"{player} has no legal action in phase {state.phase}")
+        if state.phase == DRAW:
+            return self._draw(state, player, actions)
+        return self._play(state, player, actions)
+
+    def claim(self, state: GameState, player: str) -> Action | None:
+        """The most valuable offered claim (greedy), or the random bot's answer."""
+        if not self._greedy_now():
+            return _random_claim(self.rng, state, player)
+        claims = _claims(state, player)
+        return _best_claim(state, claims) if claims else None
+
+    def observe(self, before: GameState, player: str, action: Action, after: GameState) -> None:
+        """Remember the cards each player took from the pile and still may hold, this hand."""
+        if before.hand_number != self._hand_number:
+            self._hand_number, self._known = before.hand_number, {}
+        seat = before.seat_of(player)
+        if seat is None:
+            return
+        known = self._known.setdefault(seat, [])
+        if isinstance(action, Draw) and action.source == "discard":
+            known.extend(before.discard[-action.count :])
+        elif isinstance(action, Rummy):
+            known.extend(before.discard[-action.count :])
+            _forget(known, [c for m in action.melds for c, _ in m])
+            _forget(known, [c for _, cs in action.layoffs for c, _ in cs])
+        elif isinstance(action, MeldAction | Layoff):
+            _forget(known, [c for c, _ in action.cards])
+        elif isinstance(action, Discard):
+            _forget(known, [action.card])
+
+    def rank_discards(self, state: GameState, player: str, cards: Iterable[Card]) -> list[Card]:
+        """``cards`` (candidate discards of ``player``) best first, by the discard rule above.
+
+        >>> from games.engine import state_from_dict, parse_card
+        >>> s = state_from_dict({"players": [{"name": "ann", "hand": ["9H", "KC", "3D"]},
+        ...     {"name": "bob", "hand": ["2S", "4S", "6S"]}], "turn": "ann", "phase": "play",
+        ...     "stock": ["JD"], "discard": ["QS"], "melds": [{"id": 1, "kind": "run", "cards": [
+        ...     {"card": "6H", "by": "bob"}, {"card": "7H", "by": "bob"},
+        ...     {"card": "8H", "by": "bob"}]}]}, Rules())
+        >>> ranked = GreedyBot().rank_discards(s, "ann", map(parse_card, ["9H", "KC", "3D"]))
+        >>> [str(c) for c in ranked]
+        ['KC', '3D', '9H']
+        """
+        seat = state.seat_of(player)
+        assert seat is not None
+        hand = state.players[seat].hand
+        nxt = (seat + 1) % len(state.players)
+        known = self._known.get(nxt, []) if state.hand_number == self._hand_number else []
+        table, _ = value_table(state.rules.values, state.rules.low_ace)
+
+        def key(card: Card) -> tuple[bool, bool, bool, int, int]:
+            feeds = _extends_table(state, card) or _completes(state, card, known)
+            rest = list(hand)
+            rest.remove(card)
+            return (
+                feeds,
+                not _dead(card, rest, state.rules),
+                card.rank == 0,
+                -table[card.rank],
+                card.index,
+            )
+
+        return sorted(cards, key=key)
+
+    def _draw(self, state: GameState, player: str, actions: list[Action]) -> Action:
+        claims = [a for a in actions if isinstance(a, Rummy)]
+        if claims:
+            return _best_claim(state, claims)
+        seat = state.seat_of(player)
+        assert seat is not None
+        hand = state.players[seat].hand
+        base_melded, base_score = _plan(state, list(hand))
+        best: Action = Draw("stock")
+        best_gain = 0
+        for action in actions:
+            if not isinstance(action, Draw) or action.source != "discard":
+                continue
+            melded, score = _plan(state, [*hand, *state.discard[-action.count :]])
+            if melded > base_melded and score - base_score > best_gain:
+                best, best_gain = action, score - base_score
+        return best
+
+    def _play(self, state: GameState, player: str, actions: list[Action]) -> Action:
+        values = _values(state.rules)
+        puts = [a for a in actions if isinstance(a, MeldAction | Layoff)]
+        req = state.required
+        if req is not None:
+            with_req = [a for a in puts if any(c == req for c, _ in a.cards)]
+            if with_req:
+                return max(with_req, key=lambda a: _played_value(a, values))
+        melds = [a for a in puts if isinstance(a, MeldAction)]
+        if melds:
+            return max(melds, key=lambda a: _played_value(a, values))
+        if puts:
+            return max(puts, key=lambda a: _played_value(a, values))
+        discards = [a.card for a in actions if isinstance(a, Discard)]
+        if discards:
+            return Discard(self.rank_discards(state, player, discards)[0])
+        return actions[0]
+
+
+def _forget(known: list[Card], cards: Iterable[Card]) -> None:
+    for card in cards:
+        if card in known:
+            known.remove(card)
+
+
+_Values = tuple[tuple[int, ...], int]
+
+
+def _values(rules: Rules) -> _Values:
+    return value_table(rules.values, rules.low_ace)
+
+
+def _meld_value(cards: Sequence[Played], values: _Values) -> int:
+    """Points of a new meld or a lay-off as listed (a run's leading ace before a 2 is low)."""
+    table, low = values
+    total = 0
+    for i, (card, stands) in enumerate(cards):
+        if (
+            card.rank == 1
+            and i == 0
+            and len(cards) > 1
+            and cards[1][1].rank == 2
+            and cards[1][1].suit == stands.suit
+        ):
+            total += low
+        else:
+            total += table[card.rank]
+    return total
+
+
+def _played_value(action: MeldAction | Layoff, values: _Values) -> int:
+    return _meld_value(action.cards, values)
+
+
+def _best_claim(state: GameState, claims: Sequence[Action]) -> Action:
+    values = _values(state.rules)
+
+    def net(action: Action) -> int:
+        assert isinstance(action, Rummy)
+        used = [p for m in action.melds for p in m] + [p for _, cs in action.layoffs for p in cs]
+        left = list(state.discard[-action.count :])
+        for card, _ in used:
+            left.remove(card)
+        return _meld_value(used, values) - sum(values[0][c.rank] for c in left)
+
+    return max(claims, key=net)
+
+
+def _plan(state: GameState, cards: list[Card]) -> tuple[int, int]:
+    """Greedy melding of ``cards``: the most valuable meld first, then lay-offs on the table.
+
+    Returns ``(melded value, melded value - value of the cards left)``.
+    """
+    rules, decks = state.rules, state.decks
+    values = _values(rules)
+    left = list(cards)
+    melded = 0
+    while len(left) >= 3:
+        best = max(
+            all_melds(left, rules, decks), key=lambda m: _meld_value(m, values), default=None
+        )
+        if best is None:
+            break
+        melded += _meld_value(best, values)
+        for card, _ in best:
+            left.remove(card)
+    melded += _plan_layoffs(state, left, values)
+    return melded, melded - sum(values[0][c.rank] for c in left)
+
+
+def _plan_layoffs(state: GameState, left: list[Card], values: _Values) -> int:
+    """Lay ``left`` off on the table melds one card at a time (``left`` is consumed)."""
+    table = {m.id: m for m in state.melds}
+    if not table or not left:
+        return 0
+    opts = meld_options(state)
+    total = 0
+    placed = True
+    while placed and left:
+        placed = False
+        for lay in single_layoffs(left, list(table.values()), state.rules, state.decks):
+            try:
+                table[lay.meld] = extend_meld(table[lay.meld], lay.cards, 0, **opts)
+            except MeldError:
+                continue
+            left.remove(lay.cards[0][0])
+            total += _meld_value(lay.cards, values)
+            placed = True
+            break
+    return total
+
+
+def _extends_table(state: GameState, card: Card) -> bool:
+    return any(True for _ in single_layoffs([card], state.melds, state.rules, state.decks))
+
+
+def _completes(state: GameState, card: Card, known: Sequence[Card]) -> bool:
+    """Whether ``card`` makes a meld with the cards the next player took (and may still hold)."""
+    if len(known) < 2:
+        return False
+    return any(True for _ in melds_with(card, [*known, card], state.rules, state.decks))
+
+
+def _dead(card: Card, rest: Sequence[Card], rules: Rules) -> bool:
+    """Whether natural ``card`` is in no partial meld with ``rest`` (a pair or a near-run).
+
+    Jokers are never dead; a joker in ``rest`` does not make a card live (it fits anything).
+    """
+    if card.rank == 0:
+        return False
+    for other in rest:
+        if other.rank == 0:
+            continue
+        if other.rank == card.rank and (other.suit != card.suit or not rules.set_distinct_suits):
+            return False
+        # K and 2 meet only in K-A-2, which is a run only with ``run_wraps``.
+        if (
+            other.suit == card.suit
+            and (other.rank - card.rank) % 13 in (1, 2, 11, 12)
+            and (rules.run_wraps or {card.rank, other.rank} != {2, 13})
+        ):
+            return False
+    return True
+
+
+def hand_seed(seed: Seed, number: int) -> str:
+    """The shuffle seed of hand ``number`` of the game played with ``seed`` by ``play_game``.
+
+    >>> hand_seed(42, 3)
+    '42:hand:3'
+    """
+    return f"{seed}:hand:{number}"
+
+
+def _window_open(state: GameState) -> bool:
+    return state.rules.rummy_call and state.phase == DRAW and state.last_discard_by is not None
+
+
+def next_move(state: GameState, bots: Mapping[str, Bot]) -> tuple[str, Action]:
+    """Who acts next and how: offered "Rummy!" claims first (from the discarder's left), then
+    the player to move.
+
+    :raises ValueError: nobody is to move (the hand or the game is over).
+    """
+    if state.turn is None:
+        raise ValueError("no player is to move")
+    names = state.names
+    if _window_open(state):
+        n = len(names)
+        for k in range(n):
+            seat = (state.turn + k) % n
+            if seat != state.last_discard_by:
+                claim = bots[names[seat]].claim(state, names[seat])
+                if claim is not None:
+                    return names[seat], claim
+    mover = names[state.turn]
+    return mover, bots[mover].choose(state, mover)
+
+
+@dataclass
+class _Counter:
+    actions: int = 0
+
+
+def play_game(
+    rules: Rules,
+    bots: Mapping[str, Bot],
+    seed: Seed,
+    *,
+    max_actions: int = 100_000,
+    on_action: OnAction | None = None,
+) -> GameState:
+    """Play a whole game between ``bots`` (seated in mapping order) and return the final state.
+
+    Hand ``h`` is shuffled with ``hand_seed(seed, h)``. ``on_action(before, player, action,
+    transition)`` is called after each applied action (to record or check a game).
+
+    >>> from games.engine import Rules
+    >>> end = play_game(Rules(target=100), {"ann": GreedyBot(1), "bob": GreedyBot(2)}, seed=5)
+    >>> end.phase, end.winner is not None
+    ('game_over', True)
+
+    :raises GameTooLong: more than ``max_actions`` actions were applied.
+    :raises IllegalAction: a bot made an illegal move (never from the bots of this module).
+    """
+    state = new_game(rules, list(bots), seed=hand_seed(seed, 1))
+    count = _Counter()
+    while state.phase != GAME_OVER:
+        if state.phase == HAND_OVER:
+            state = deal_next_hand(state, seed=hand_seed(seed, state.hand_number + 1))
+            continue
+        state = _step(state, bots, count, max_actions, on_action)
+    return state
+
+
+def _step(
+    state: GameState,
+    bots: Mapping[str, Bot],
+    count: _Counter,
+    max_actions: int,
+    on_action: OnAction | None,
+) -> GameState:
+    count.actions += 1
+    if count.actions > max_actions:
+        raise GameTooLong(f"no result after {max_actions} actions (hand {state.hand_number})")
+    player, action = next_move(state, bots)
+    t = apply(state, player, action)
+    for bot in bots.values():
+        bot.observe(state, player, action, t.state)
+    if on_action is not None:
+        on_action(state, player, action, t)
+    return t.state
