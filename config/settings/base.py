@@ -16,7 +16,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
 # A local `.env` file (ignored by git) is read when present; real environment variables win.
-environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+if (BASE_DIR / ".env").is_file():
+    environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
 
 # Required in production; development.py falls back to a key kept in an ignored local file.
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
