@@ -1,10 +1,13 @@
 # The image behind compose.yaml's web, worker and beat services.
 FROM python:3.13-slim
 
+# The code runs from /app (templates and static files sit beside it), never from an installed
+# copy, whichever console script (daphne, celery) starts it: hence PYTHONPATH.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PYTHONPATH=/app
 
 WORKDIR /app
 
@@ -15,9 +18,8 @@ RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml
     && pip install --quiet -r /tmp/requirements.txt
 
 COPY . .
-RUN pip install --quiet --no-deps . \
-    && useradd --system --home /app rummy \
-    # Static files are collected at build time; the key below exists only for this step.
+# Static files are collected at build time; the key given here exists only for this step.
+RUN useradd --system --home /app rummy \
     && DJANGO_ENV=production DJANGO_SECRET_KEY=collectstatic-only DJANGO_ALLOWED_HOSTS=localhost \
        python manage.py collectstatic --noinput \
     && chown -R rummy /app
