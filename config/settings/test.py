@@ -11,5 +11,4 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 CELERY_WORKER_EMBEDDED = False
 # Local to the test process, so clearing it between tests never touches a shared Redis.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-WHITENOISE_AUTOREFRESH = True
 LOGGING = {"version": 1, "disable_existing_loggers": False}
