@@ -232,12 +232,20 @@ class GreedyBot(Bot):
         seat = state.seat_of(player)
         assert seat is not None
         hand = state.players[seat].hand
-        base_melded, base_score = _plan(state, list(hand))
+        options = [
+            a
+            for a in actions
+            if isinstance(a, Draw)
+            and a.source == "discard"
+            and (a.count > 1 or _may_help(state, state.discard[-1], hand))
+        ]
         best: Action = Draw("stock")
+        if not options:
+            return best
+        base_melded, base_score = _plan(state, list(hand))
         best_gain = 0
-        for action in actions:
-            if not isinstance(action, Draw) or action.source != "discard":
-                continue
+        for action in options:
+            assert isinstance(action, Draw)
             melded, score = _plan(state, [*hand, *state.discard[-action.count :]])
             if melded > base_melded and score - base_score > best_gain:
                 best, best_gain = action, score - base_score
@@ -353,6 +361,30 @@ def _plan_layoffs(state: GameState, left: list[Card], values: _Values) -> int:
             placed = True
             break
     return total
+
+
+def _may_help(state: GameState, card: Card, hand: Sequence[Card]) -> bool:
+    """A cheap necessary condition for ``card`` to meld with ``hand`` or the table: a joker, two
+    partners in hand (same rank, jokers, or same suit within two ranks), or a table meld of its
+    rank or suit (a run it may reach with cards from the hand bridging the gap).
+    """
+    if card.rank == 0:
+        return True
+    partners = 0
+    for other in hand:
+        if (
+            other.rank == 0
+            or other.rank == card.rank
+            or (other.suit == card.suit and (other.rank - card.rank) % 13 in (1, 2, 11, 12))
+        ):
+            partners += 1
+            if partners == 2:
+                return True
+    return any(
+        (m.kind == "set" and m.cards[0].stands.rank == card.rank)
+        or (m.kind == "run" and m.suit == card.suit)
+        for m in state.melds
+    )
 
 
 def _extends_table(state: GameState, card: Card) -> bool:
