@@ -17,6 +17,7 @@ from games.engine import (
     Rules,
     Rummy,
     Transition,
+    apply,
     full_state,
     legal_actions,
     parse_card,
@@ -222,8 +223,6 @@ def test_greedy_melds_the_most_valuable_meld_then_lays_off_then_goes_out(make: B
         ],
     )
     bot = GreedyBot()
-    from games.engine import apply
-
     played = []
     while state.phase == "play":
         action = bot.choose(state, "ann")
