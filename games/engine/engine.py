@@ -120,8 +120,9 @@ def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Even
                 E.PICKUP_NOT_MELDABLE,
                 f"{format_card(required)} cannot be melded or laid off with your cards",
             )
-    new = replace(
-        state.with_player(seat, replace(player, hand=hand)),
+    new = state.with_player(
+        seat,
+        player.with_hand(hand),
         discard=pile[:-count],
         phase=PLAY,
         required=required,
@@ -145,11 +146,12 @@ def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ..
             )
         k = state.reshuffles + 1
         stock = reshuffled_stock(state.seed, state.hand_number, k, state.discard[:-1])
-        state = replace(state, stock=tuple(stock), discard=state.discard[-1:], reshuffles=k)
+        state = state.evolve(stock=tuple(stock), discard=state.discard[-1:], reshuffles=k)
         events.append(Event("reshuffled", None, {"stock": len(stock), "reshuffles": k}))
     card, player = state.stock[0], state.players[seat]
-    new = replace(
-        state.with_player(seat, replace(player, hand=(*player.hand, card))),
+    new = state.with_player(
+        seat,
+        player.with_hand((*player.hand, card)),
         stock=state.stock[1:],
         phase=PLAY,
         required=None,
@@ -180,11 +182,9 @@ def _meld(
         meld = build_meld(cards, seat, state.next_meld_id(), **meld_options(state))
     except MeldError as exc:
         raise IllegalAction(E.INVALID_MELD, str(exc)) from None
-    new = replace(state, melds=(*state.melds, meld))
     data = {"meld": meld.id, "kind": meld.kind, "cards": _texts(cards)}
-    return _after_putting_down(
-        new, seat, hand, cards, Event("melded", state.players[seat].name, data)
-    )
+    event = Event("melded", state.players[seat].name, data)
+    return _after_putting_down(state, (*state.melds, meld), seat, hand, cards, event)
 
 
 def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[Event, ...]]:
@@ -204,11 +204,9 @@ def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[
         meld = extend_meld(state.melds[at], act.cards, seat, **meld_options(state))
     except MeldError as exc:
         raise IllegalAction(E.INVALID_LAYOFF, str(exc)) from None
-    new = replace(state, melds=_swap(state.melds, at, meld))
     data = {"meld": meld.id, "cards": _texts(act.cards)}
-    return _after_putting_down(
-        new, seat, hand, act.cards, Event("laid_off", state.players[seat].name, data)
-    )
+    event = Event("laid_off", state.players[seat].name, data)
+    return _after_putting_down(state, _swap(state.melds, at, meld), seat, hand, act.cards, event)
 
 
 def _swap(melds: tuple[Meld, ...], at: int, meld: Meld) -> tuple[Meld, ...]:
@@ -220,8 +218,14 @@ def _texts(cards: Sequence[Played]) -> list[str]:
 
 
 def _after_putting_down(
-    state: GameState, seat: int, hand: tuple[Any, ...], cards: Sequence[Played], event: Event
+    state: GameState,
+    melds: tuple[Meld, ...],
+    seat: int,
+    hand: tuple[Any, ...],
+    cards: Sequence[Played],
+    event: Event,
 ) -> tuple[GameState, tuple[Event, ...]]:
+    """The checks after a meld or lay-off; ``melds`` are the table's melds with it made."""
     rules, player = state.rules, state.players[seat]
     if not hand and rules.must_discard_to_go_out:
         raise IllegalAction(E.MUST_KEEP_DISCARD, "your last card must be a discard")
@@ -236,7 +240,7 @@ def _after_putting_down(
             required_play(
                 required,
                 hand,
-                state.melds,
+                melds,
                 rules,
                 state.decks,
                 layoff=layoff,
@@ -248,7 +252,7 @@ def _after_putting_down(
                 E.REQUIRED_CARD_PENDING,
                 f"this would leave the required card {format_card(required)} impossible to meld",
             )
-    new = replace(state.with_player(seat, replace(player, hand=hand)), required=required)
+    new = state.with_player(seat, player.with_hand(hand), melds=melds, required=required)
     if not hand:
         ended = end_hand(new, seat)
         return ended, (event, *hand_end_events(ended))
@@ -274,8 +278,9 @@ def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tupl
             E.CANNOT_DISCARD_TAKEN_CARD, "you may not throw back the discard you just took"
         )
     n = len(state.players)
-    new = replace(
-        state.with_player(seat, replace(player, hand=hand)),
+    new = state.with_player(
+        seat,
+        player.with_hand(hand),
         discard=(*state.discard, act.card),
         turn=(seat + 1) % n,
         phase=DRAW,
@@ -285,7 +290,7 @@ def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tupl
     )
     event = Event("discarded", player.name, {"card": format_card(act.card)})
     if not hand:
-        ended = end_hand(replace(new, last_discard_by=None), seat)
+        ended = end_hand(new.evolve(last_discard_by=None), seat)
         return ended, (event, *hand_end_events(ended))
     return new, (event,)
 

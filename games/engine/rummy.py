@@ -11,7 +11,6 @@ discard; play continues from the caller's left. Every refusal of a claim is ``no
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import errors as E
@@ -86,8 +85,9 @@ def apply_rummy(state: GameState, seat: int, act: Rummy) -> tuple[GameState, tup
     for card, _ in used:
         rest.remove(card)
     player = state.players[seat]
-    new = replace(
-        state.with_player(seat, replace(player, hand=player.hand + tuple(rest))),
+    new = state.with_player(
+        seat,
+        player.with_hand(player.hand + tuple(rest)),
         discard=state.discard[: -act.count],
         melds=melds,
         turn=seat,

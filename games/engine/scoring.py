@@ -108,8 +108,7 @@ def end_hand(state: GameState, went_out: int | None) -> GameState:
         replace(p, score=p.score + s.net) for p, s in zip(state.players, scores, strict=True)
     )
     result = HandResult(state.hand_number, went_out, scores)
-    done = replace(
-        state,
+    done = state.evolve(
         players=players,
         hands=(*state.hands, result),
         turn=None,
@@ -122,4 +121,4 @@ def end_hand(state: GameState, went_out: int | None) -> GameState:
     winner = winner_after(done, went_out)
     if winner is None:
         return done
-    return replace(done, phase=GAME_OVER, winner=winner, ended="target")
+    return done.evolve(phase=GAME_OVER, winner=winner, ended="target")

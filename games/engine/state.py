@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any
 
 from .cards import Card, copies_allowed, format_card, parse_card
 from .errors import ConfigError
@@ -31,6 +33,11 @@ class PlayerState:
     score: int = 0
     timeouts: int = 0
     absent: bool = False
+
+    def with_hand(self, hand: tuple[Card, ...]) -> PlayerState:
+        """A copy holding ``hand``."""
+        # Direct construction: ``dataclasses.replace`` costs several times more, on every action.
+        return PlayerState(self.name, hand, self.score, self.timeouts, self.absent)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +107,36 @@ class GameState:
                 return i
         return None
 
-    def with_player(self, seat: int, player: PlayerState) -> GameState:
-        """A copy with seat ``seat`` replaced."""
+    def evolve(self, **changes: Any) -> GameState:
+        """A copy with the fields named in ``changes`` replaced (``dataclasses.replace``, faster).
+
+        >>> from dataclasses import replace
+        >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
+        >>> g.evolve(phase=PLAY, turn=1) == replace(g, phase=PLAY, turn=1)
+        True
+
+        :raises KeyError: a name that is not a field.
+        """
+        # Every action copies this 18-field state; ``dataclasses.replace`` looks each field up by
+        # name and validates it, about half the cost of ``apply``. Reading all fields with one
+        # ``attrgetter`` call and overwriting by position is about twice as fast.
+        values = list(_all_fields(self))
+        for name, value in changes.items():
+            values[_FIELD_INDEX[name]] = value
+        return GameState(*values)
+
+    def with_player(self, seat: int, player: PlayerState, **changes: Any) -> GameState:
+        """A copy with seat ``seat`` replaced (and the other fields in ``changes``)."""
         players = (*self.players[:seat], player, *self.players[seat + 1 :])
-        return replace(self, players=players)
+        return self.evolve(players=players, **changes)
 
     def next_meld_id(self) -> int:
         """The id the next meld gets (ids count from 1 each hand)."""
         return max((m.id for m in self.melds), default=0) + 1
+
+
+_FIELD_INDEX: dict[str, int] = {f.name: i for i, f in enumerate(fields(GameState))}
+_all_fields = attrgetter(*_FIELD_INDEX)
 
 
 def check_names(players: Sequence[str]) -> tuple[str, ...]:
@@ -174,9 +203,8 @@ def start_hand(
         seed_text = ""
         cards = check_deck(deck, rules, n)
     hands, discard, stock = deal(rules, base.names, dealer, cards)
-    players = tuple(replace(p, hand=h) for p, h in zip(base.players, hands, strict=True))
-    return replace(
-        base,
+    players = tuple(p.with_hand(h) for p, h in zip(base.players, hands, strict=True))
+    return base.evolve(
         players=players,
         dealer=dealer,
         turn=(dealer + 1) % n,
