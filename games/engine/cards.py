@@ -17,6 +17,8 @@ from .errors import InvalidAction
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
+# ``Card.index`` is a sort key of every hand listing; a dict beats ``SUITS.index`` there.
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +42,7 @@ class Card:
         """0-51 for the natural cards in canonical order, 52 for a joker."""
         if self.rank == 0:
             return 52
-        return SUITS.index(self.suit) * 13 + self.rank - 1
+        return _SUIT_INDEX[self.suit] * 13 + self.rank - 1
 
     def __str__(self) -> str:
         return format_card(self)

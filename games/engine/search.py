@@ -34,10 +34,15 @@ def _present(cards: Sequence[Card]) -> tuple[dict[str, set[int]], dict[int, dict
     return by_suit, by_rank, jokers
 
 
+# ``rank_at`` of every position a run search reaches (starts 1..13, 13 cards long), looked up
+# instead of called: the run search visits hundreds of positions per ``legal_actions``.
+_RANK_AT = tuple(rank_at(p) for p in range(26))
+
+
 def _window(suit: str, start: int, length: int, present: set[int]) -> tuple[Played, ...]:
     out = []
     for p in range(start, start + length):
-        card = card_of(rank_at(p), suit)
+        card = card_of(_RANK_AT[p], suit)
         out.append((card, card) if card.rank in present else (JOKER, card))
     return tuple(out)
 
@@ -47,7 +52,7 @@ def runs_in_suit(
 ) -> Iterator[tuple[Played, ...]]:
     """Every run of ``suit`` from natural ranks ``present`` plus up to ``jokers`` jokers
     (containing natural ``rank`` when given)."""
-    if not present:
+    if not present or len(present) + jokers < 3:  # no three cards, no run
         return
     need = max(1, rules.min_naturals)
     last_start = 13 if rules.run_wraps else 12
@@ -58,9 +63,9 @@ def runs_in_suit(
             p = start + length - 1
             if not rules.run_wraps and p > 14:
                 break
-            if rank_at(p) in present:
+            if _RANK_AT[p] in present:
                 naturals += 1
-                has_rank = has_rank or rank_at(p) == rank
+                has_rank = has_rank or _RANK_AT[p] == rank
             else:
                 missing += 1
                 if missing > jokers:
@@ -73,6 +78,8 @@ def sets_of_rank(
     rank: int, suits: dict[str, int], jokers: int, rules: Rules, decks: int, suit: str | None = None
 ) -> Iterator[tuple[Played, ...]]:
     """Every set of ``rank`` from the natural ``suits`` held plus jokers (containing ``suit``)."""
+    if sum(suits.values()) + jokers < 3:  # no three cards, no set
+        return
     need = max(1, rules.min_naturals)
     if rules.set_distinct_suits:
         held = [s for s in SUITS if suits.get(s)]
@@ -166,10 +173,21 @@ def single_layoffs(
     """Every one-card lay-off of ``cards`` on ``melds`` (jokers declared at each open place)."""
     distinct = sorted(set(cards), key=lambda c: c.index)
     for meld in melds:
-        for card in distinct:
+        for card in _candidates(distinct, meld):
             for played in _placements(card, meld, rules):
                 if _fits(meld, (played,), rules, decks):
                     yield Layoff(meld.id, (played,))
+
+
+def _candidates(cards: list[Card], meld: Meld) -> list[Card]:
+    """The ``cards`` that may have a placement on ``meld`` (in order): jokers, cards of a set's
+    rank, cards of a run's suit next to either end. Filtering once per meld spares calling
+    ``_placements`` for every card of the hand on every meld."""
+    if meld.kind == "set":
+        rank = meld.cards[0].stands.rank
+        return [c for c in cards if c.rank == 0 or c.rank == rank]
+    suit, near = meld.suit, (rank_at(meld.end + 1), rank_at(meld.start - 1))
+    return [c for c in cards if c.rank == 0 or (c.suit == suit and c.rank in near)]
 
 
 def _placements(card: Card, meld: Meld, rules: Rules) -> list[Played]:
