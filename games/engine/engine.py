@@ -22,7 +22,7 @@ from typing import Any
 
 from . import errors as E
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy, parse_action
-from .cards import format_card, format_played
+from .cards import Card, format_card, format_played
 from .errors import IllegalAction, InvalidAction
 from .events import Event
 from .melds import Meld, MeldError, Played, build_meld, extend_meld
@@ -177,17 +177,57 @@ def meld_options(state: GameState) -> dict[str, Any]:
 def _meld(
     state: GameState, seat: int, cards: Sequence[Played]
 ) -> tuple[GameState, tuple[Event, ...]]:
+    hand, melds, meld = _new_meld(state, seat, cards)
+    required = _check_left(state, melds, hand, cards)
+    data = {"meld": meld.id, "kind": meld.kind, "cards": _texts(cards)}
+    event = Event("melded", state.players[seat].name, data)
+    return _put_down(state, seat, melds, hand, required, event)
+
+
+def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[Event, ...]]:
+    hand, melds, meld = _extended(state, seat, act)
+    required = _check_left(state, melds, hand, act.cards)
+    data = {"meld": meld.id, "cards": _texts(act.cards)}
+    event = Event("laid_off", state.players[seat].name, data)
+    return _put_down(state, seat, melds, hand, required, event)
+
+
+def check_play(state: GameState, seat: int, act: MeldAction | Layoff) -> None:
+    """Every check ``apply`` makes of ``seat``'s meld or lay-off in phase ``play``, on their turn,
+    without building the next state (``legal_actions`` tries many candidates).
+
+    :raises IllegalAction: exactly as ``apply`` would.
+    """
+    if isinstance(act, MeldAction):
+        hand, melds, _ = _new_meld(state, seat, act.cards)
+    else:
+        hand, melds, _ = _extended(state, seat, act)
+    _check_left(state, melds, hand, act.cards)
+
+
+_Hand = tuple[Any, ...]
+
+
+def _new_meld(
+    state: GameState, seat: int, cards: Sequence[Played]
+) -> tuple[_Hand, tuple[Meld, ...], Meld]:
+    """The hand left, the table's melds and the new meld.
+
+    :raises IllegalAction: ``not_in_hand``, ``invalid_meld``.
+    """
     hand = remove_cards(state.players[seat].hand, cards)
     try:
         meld = build_meld(cards, seat, state.next_meld_id(), **meld_options(state))
     except MeldError as exc:
         raise IllegalAction(E.INVALID_MELD, str(exc)) from None
-    data = {"meld": meld.id, "kind": meld.kind, "cards": _texts(cards)}
-    event = Event("melded", state.players[seat].name, data)
-    return _after_putting_down(state, (*state.melds, meld), seat, hand, cards, event)
+    return hand, (*state.melds, meld), meld
 
 
-def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[Event, ...]]:
+def _extended(state: GameState, seat: int, act: Layoff) -> tuple[_Hand, tuple[Meld, ...], Meld]:
+    """The hand left, the table's melds and the extended meld.
+
+    :raises IllegalAction: ``unknown_meld``, ``not_in_hand``, ``invalid_layoff``.
+    """
     at = next((i for i, m in enumerate(state.melds) if m.id == act.meld), None)
     if at is None:
         raise IllegalAction(E.UNKNOWN_MELD, f"there is no meld {act.meld}")
@@ -204,9 +244,7 @@ def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[
         meld = extend_meld(state.melds[at], act.cards, seat, **meld_options(state))
     except MeldError as exc:
         raise IllegalAction(E.INVALID_LAYOFF, str(exc)) from None
-    data = {"meld": meld.id, "cards": _texts(act.cards)}
-    event = Event("laid_off", state.players[seat].name, data)
-    return _after_putting_down(state, _swap(state.melds, at, meld), seat, hand, act.cards, event)
+    return hand, _swap(state.melds, at, meld), meld
 
 
 def _swap(melds: tuple[Meld, ...], at: int, meld: Meld) -> tuple[Meld, ...]:
@@ -217,24 +255,23 @@ def _texts(cards: Sequence[Played]) -> list[str]:
     return [format_played(c, s) for c, s in cards]
 
 
-def _after_putting_down(
-    state: GameState,
-    melds: tuple[Meld, ...],
-    seat: int,
-    hand: tuple[Any, ...],
-    cards: Sequence[Played],
-    event: Event,
-) -> tuple[GameState, tuple[Event, ...]]:
-    """The checks after a meld or lay-off; ``melds`` are the table's melds with it made."""
-    rules, player = state.rules, state.players[seat]
+def _check_left(
+    state: GameState, melds: tuple[Meld, ...], hand: _Hand, cards: Sequence[Played]
+) -> Card | None:
+    """The checks after a meld or lay-off (``melds``: the table with it made, ``hand``: the cards
+    left); returns the required card still pending.
+
+    :raises IllegalAction: ``must_keep_discard``, ``required_card_pending``.
+    """
+    rules = state.rules
     if not hand and rules.must_discard_to_go_out:
         raise IllegalAction(E.MUST_KEEP_DISCARD, "your last card must be a discard")
     if hand and all(not _may_discard(state, hand, c) for c in hand):
         raise IllegalAction(E.MUST_KEEP_DISCARD, "you would keep only a card you may not discard")
     required = state.required
     if required is not None and any(c == required for c, _ in cards):
-        required = None
-    elif required is not None and hand:
+        return None
+    if required is not None and hand:
         layoff = len(state.taken) == 1 or not rules.deep_pickup_new_meld
         if (
             required_play(
@@ -252,7 +289,21 @@ def _after_putting_down(
                 E.REQUIRED_CARD_PENDING,
                 f"this would leave the required card {format_card(required)} impossible to meld",
             )
-    new = state.with_player(seat, player.with_hand(hand), melds=melds, required=required)
+    return required
+
+
+def _put_down(
+    state: GameState,
+    seat: int,
+    melds: tuple[Meld, ...],
+    hand: _Hand,
+    required: Card | None,
+    event: Event,
+) -> tuple[GameState, tuple[Event, ...]]:
+    """The state after a checked meld or lay-off (the hand ends when no card is left)."""
+    new = state.with_player(
+        seat, state.players[seat].with_hand(hand), melds=melds, required=required
+    )
     if not hand:
         ended = end_hand(new, seat)
         return ended, (event, *hand_end_events(ended))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
-from .engine import _may_discard, apply
+from .engine import _may_discard, check_play
 from .errors import IllegalAction
 from .search import all_melds, required_play, single_layoffs
 from .state import DRAW, PLAY, GameState
@@ -90,7 +90,7 @@ def _allowed(state: GameState, seat: int, action: Action) -> bool:
     assert isinstance(action, MeldAction | Layoff)
     if state.required is not None:
         try:
-            apply(state, state.players[seat].name, action)
+            check_play(state, seat, action)
         except IllegalAction:
             return False
         return True
