@@ -209,11 +209,13 @@ def bridged_layoffs(
 ) -> Iterator[Layoff]:
     """Lay-offs that place natural ``card`` on a meld, on a run bridging the gap with ``cards``."""
     yield from single_layoffs([card], melds, rules, decks)
-    by_suit, _, jokers = _present(cards)
-    present = by_suit[card.suit]
-    for meld in melds:
-        if meld.kind != "run" or meld.suit != card.suit:
-            continue
+    runs = [m for m in melds if m.kind == "run" and m.suit == card.suit]
+    if not runs:
+        return
+    # Only ``card``'s suit matters here: one pass for it rather than ``_present`` of every suit.
+    present = {c.rank for c in cards if c.suit == card.suit}
+    jokers = sum(1 for c in cards if c.rank == 0)
+    for meld in runs:
         up = (card.rank - rank_at(meld.end + 1)) % 13
         down = (rank_at(meld.start - 1) - card.rank) % 13
         above = list(range(meld.end + 1, meld.end + up + 2))
