@@ -20,6 +20,7 @@ seeded ``random.Random``, so a game is reproducible from its seed and the bots' 
 from __future__ import annotations
 
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,13 +42,13 @@ class GameTooLong(RuntimeError):
     """``play_game`` reached its ``max_actions`` cap before the game ended."""
 
 
-class Bot:
+class Bot(ABC):
     """Base of the bots: a seeded ``random.Random`` and the three calls a driver makes.
 
-    Subclasses override ``choose`` (required), ``claim`` (default: never claim) and ``observe``
-    (default: remember nothing).
+    Subclasses implement ``choose`` (abstract) and may override ``claim`` (default: never claim)
+    and ``observe`` (default: remember nothing).
 
-    >>> Bot(seed=1).rng.random() == Bot(seed=1).rng.random()
+    >>> RandomBot(seed=1).rng.random() == RandomBot(seed=1).rng.random()
     True
     """
 
@@ -55,12 +56,9 @@ class Bot:
         self.seed = seed
         self.rng = random.Random(seed)
 
+    @abstractmethod
     def choose(self, state: GameState, player: str) -> Action:
-        """The next action of ``player``, who is to move.
-
-        :raises NotImplementedError: in the base class.
-        """
-        raise NotImplementedError
+        """The next action of ``player``, who is to move."""
 
     def claim(self, state: GameState, player: str) -> Action | None:
         """A "Rummy!" claim to make now, or None (called while a window is open)."""
@@ -68,6 +66,7 @@ class Bot:
 
     def observe(self, before: GameState, player: str, action: Action, after: GameState) -> None:
         """Called after every applied action, whoever made it (the driver's broadcast)."""
+        return None  # by default a bot remembers nothing (a hook, deliberately not abstract)
 
 
 def _claims(state: GameState, player: str) -> list[Action]:
@@ -180,16 +179,19 @@ class GreedyBot(Bot):
         if seat is None:
             return
         known = self._known.setdefault(seat, [])
-        if isinstance(action, Draw) and action.source == "discard":
-            known.extend(before.discard[-action.count :])
+        # The commonest actions are tested first: every bot observes every action, and a failed
+        # isinstance against the actions' ABC costs a Python-level ``__instancecheck__``.
+        if isinstance(action, Draw):
+            if action.source == "discard":
+                known.extend(before.discard[-action.count :])
+        elif isinstance(action, Discard):
+            _forget(known, [action.card])
+        elif isinstance(action, MeldAction | Layoff):
+            _forget(known, [c for c, _ in action.cards])
         elif isinstance(action, Rummy):
             known.extend(before.discard[-action.count :])
             _forget(known, [c for m in action.melds for c, _ in m])
             _forget(known, [c for _, cs in action.layoffs for c, _ in cs])
-        elif isinstance(action, MeldAction | Layoff):
-            _forget(known, [c for c, _ in action.cards])
-        elif isinstance(action, Discard):
-            _forget(known, [action.card])
 
     def rank_discards(self, state: GameState, player: str, cards: Iterable[Card]) -> list[Card]:
         """``cards`` (candidate discards of ``player``) best first, by the discard rule above.
@@ -210,9 +212,11 @@ class GreedyBot(Bot):
         nxt = (seat + 1) % len(state.players)
         known = self._known.get(nxt, []) if state.hand_number == self._hand_number else []
         table, _ = value_table(state.rules.values, state.rules.low_ace)
+        cards = list(cards)
+        extenders = _table_extenders(state, cards)
 
         def key(card: Card) -> tuple[bool, bool, bool, int, int]:
-            feeds = _extends_table(state, card) or _completes(state, card, known)
+            feeds = card in extenders or _completes(state, card, known)
             rest = list(hand)
             rest.remove(card)
             return (
@@ -387,8 +391,11 @@ def _may_help(state: GameState, card: Card, hand: Sequence[Card]) -> bool:
     )
 
 
-def _extends_table(state: GameState, card: Card) -> bool:
-    return any(True for _ in single_layoffs([card], state.melds, state.rules, state.decks))
+def _table_extenders(state: GameState, cards: Sequence[Card]) -> set[Card]:
+    """The ``cards`` that extend a table meld on their own: one lay-off search for all of them
+    (a card's lay-offs do not depend on the other cards) rather than one per card."""
+    layoffs = single_layoffs(cards, state.melds, state.rules, state.decks)
+    return {lay.cards[0][0] for lay in layoffs}
 
 
 def _completes(state: GameState, card: Card, known: Sequence[Card]) -> bool:
