@@ -52,7 +52,7 @@ def runs_in_suit(
 ) -> Iterator[tuple[Played, ...]]:
     """Every run of ``suit`` from natural ranks ``present`` plus up to ``jokers`` jokers
     (containing natural ``rank`` when given)."""
-    if not present or len(present) + jokers < 3:  # no three cards, no run
+    if not present:
         return
     need = max(1, rules.min_naturals)
     last_start = 13 if rules.run_wraps else 12
@@ -78,8 +78,6 @@ def sets_of_rank(
     rank: int, suits: dict[str, int], jokers: int, rules: Rules, decks: int, suit: str | None = None
 ) -> Iterator[tuple[Played, ...]]:
     """Every set of ``rank`` from the natural ``suits`` held plus jokers (containing ``suit``)."""
-    if sum(suits.values()) + jokers < 3:  # no three cards, no set
-        return
     need = max(1, rules.min_naturals)
     if rules.set_distinct_suits:
         held = [s for s in SUITS if suits.get(s)]
@@ -109,10 +107,14 @@ def sets_of_rank(
 def all_melds(cards: Sequence[Card], rules: Rules, decks: int) -> Iterator[tuple[Played, ...]]:
     """Every set and run ``cards`` allow (see the module doc for the bounds)."""
     by_suit, by_rank, jokers = _present(cards)
+    # A meld takes three cards: most ranks and suits of a hand have fewer, even with every joker,
+    # and are skipped here rather than by a search that finds nothing.
     for rank, suits in by_rank.items():
-        yield from sets_of_rank(rank, suits, jokers, rules, decks)
+        if sum(suits.values()) + jokers >= 3:
+            yield from sets_of_rank(rank, suits, jokers, rules, decks)
     for suit, present in by_suit.items():
-        yield from runs_in_suit(suit, present, jokers, rules)
+        if len(present) + jokers >= 3:
+            yield from runs_in_suit(suit, present, jokers, rules)
 
 
 def melds_with(
