@@ -44,14 +44,32 @@ def verify_deal(seed: str, players: list[str], hand_number: int, rules: Rules) -
     }
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _strict_json(text: str) -> Any:
+    """Parse JSON strictly: ``NaN``, ``Infinity`` and ``-Infinity`` are not JSON.
+
+    >>> _strict_json('{"a": NaN}')
+    Traceback (most recent call last):
+    ...
+    ValueError: NaN is not JSON
+    """
+    return json.loads(text, parse_constant=_no_constant)
+
+
 def _players(text: str) -> list[str]:
     if text.isdigit():
-        return [f"p{i}" for i in range(1, int(text) + 1)]
+        n = int(text)
+        if n > 8:  # refused before building a list of names, however large the number
+            raise ConfigError("players", f"{n} players; a table seats 2 to 8")
+        return [f"p{i}" for i in range(1, n + 1)]
     return text.split(",")
 
 
 def _rules(args: argparse.Namespace) -> Rules:
-    data: dict[str, Any] = json.loads(args.rules) if args.rules else {}
+    data: dict[str, Any] = _strict_json(args.rules) if args.rules else {}
     if not isinstance(data, dict):
         raise ConfigError("rules", "must be a JSON object")
     if args.preset:
@@ -79,13 +97,16 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 with open(args.file, encoding="utf-8") as f:
                     text = f.read()
-            out = run_scenario(json.loads(text))
+            out = run_scenario(_strict_json(text))
         else:
             if args.hand_number < 1:
                 raise ScenarioError("HAND_NUMBER must be at least 1")
             out = verify_deal(args.seed, _players(args.players), args.hand_number, _rules(args))
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print("error: the JSON is nested too deeply", file=sys.stderr)
         return 1
     json.dump(out, sys.stdout)
     sys.stdout.write("\n")

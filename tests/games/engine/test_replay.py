@@ -101,3 +101,19 @@ def test_cli_runs_as_module_from_stdin() -> None:
         check=False,
     )
     assert proc.returncode == 0 and json.loads(proc.stdout)["results"] == []
+
+
+def test_cli_refuses_deep_nesting_and_non_json_constants(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    f = tmp_path / "s.json"
+    f.write_text("[" * 100_000 + "]" * 100_000)
+    assert main(["replay", str(f)]) == 1
+    assert "nested too deeply" in capsys.readouterr().err
+    f.write_text('{"players": ["a", "b"], "deal": {"seed": NaN}}')
+    assert main(["replay", str(f)]) == 1
+    assert "NaN is not JSON" in capsys.readouterr().err
+    assert main(["verify-deal", "3", "a,b", "1", "--rules", '{"target": Infinity}']) == 1
+    assert "Infinity is not JSON" in capsys.readouterr().err
+    assert main(["verify-deal", "3", "99999999999999", "1"]) == 1
+    assert "99999999999999 players" in capsys.readouterr().err
