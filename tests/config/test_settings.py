@@ -150,3 +150,37 @@ def test_production_passes_check_deploy(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues" in result.stdout
+
+
+def test_parallel_first_starts_agree_on_one_key(tmp_path: Path) -> None:
+    """Two processes started together (server and a manage.py command) must share a key."""
+    code = "from django.conf import settings; print(settings.SECRET_KEY)"
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", code],
+            cwd=BASE_DIR,
+            env=clean_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
+    keys = {process.communicate(timeout=60)[0].strip() for process in processes}
+    assert len(keys) == 1 and "" not in keys, keys
+    assert (tmp_path / "secret_key").read_text().strip() in keys
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"], "temporary files left behind"
+
+
+def test_secret_key_file_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    code = "import os; os.umask(0); from django.conf import settings; settings.SECRET_KEY"
+    result = run_python(code, clean_env(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+
+
+def test_empty_secret_key_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "secret_key").write_text("\n")
+    result = run_python(PRINT_SETTINGS, clean_env(tmp_path))
+    assert result.returncode != 0
+    assert "is empty; delete it" in result.stderr
