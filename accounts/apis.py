@@ -1,12 +1,15 @@
 """`POST /api/auth/register/` and `POST /api/auth/token/`, exactly as PROTOCOL.md gives them.
 
 Both take credentials in the body, so they run without session authentication (no CSRF token
-needed) and are throttled per client address under the `auth` scope.
+needed) and are throttled per client address under the `auth` scope. They read JSON, and also
+form-encoded bodies (`curl -d username=...`). `GET /api/auth/me/` answers who the caller is, by
+session or `Authorization: Token KEY`.
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status
-from rest_framework.permissions import AllowAny
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -15,6 +18,7 @@ from rest_framework.views import APIView
 from accounts import services
 from accounts.serializers import (
     ErrorOutput,
+    MeOutput,
     RegisterInput,
     RegisterOutput,
     TokenInput,
@@ -26,6 +30,7 @@ from config.exceptions import ApiError
 class AuthApi(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
+    parser_classes = (JSONParser, FormParser, MultiPartParser)
     throttle_classes = (ScopedRateThrottle,)
     throttle_scope = "auth"
 
@@ -81,3 +86,20 @@ class TokenApi(AuthApi):
                 headers={"WWW-Authenticate": "Token"},
             ) from exc
         return Response(TokenOutput({"token": token.key}).data)
+
+
+class MeApi(APIView):
+    permission_classes = (IsAuthenticated,)
+
+    @extend_schema(
+        operation_id="auth_me",
+        responses={
+            200: MeOutput,
+            401: OpenApiResponse(ErrorOutput, description="not_authenticated"),
+        },
+    )
+    def get(self, request: Request) -> Response:
+        user = request.user
+        return Response(
+            MeOutput({"id": user.pk, "username": user.username, "email": user.email}).data
+        )

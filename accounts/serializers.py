@@ -10,7 +10,12 @@ class RegisterInput(serializers.Serializer):
         error_messages={"invalid": "Use letters, digits and @ . + - _ only."},
     )
     password = serializers.CharField(max_length=128, trim_whitespace=False)
-    email = serializers.EmailField()
+    # Optional (PROTOCOL.md lists it, a bot may have none): left out, blank or null all mean no
+    # address; one that is given must be valid.
+    email = serializers.EmailField(required=False, allow_blank=True, allow_null=True)
+
+    def validate_email(self, value: str | None) -> str:
+        return value or ""
 
 
 class RegisterOutput(serializers.Serializer):
@@ -22,6 +27,12 @@ class RegisterOutput(serializers.Serializer):
 class TokenInput(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, trim_whitespace=False)
+
+
+class MeOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    username = serializers.CharField()
+    email = serializers.CharField()
 
 
 class TokenOutput(serializers.Serializer):

@@ -25,7 +25,7 @@ class InvalidCredentials(Exception):
     """No active user has this username and password."""
 
 
-def user_register(*, username: str, email: str, password: str) -> tuple[User, Token]:
+def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
     """Create a user and its API token.
 
     :raises UsernameTaken: when the name is in use, even with different case ("Ann" vs "ann"),

@@ -147,6 +147,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
+    # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
+    # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
+    # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
 
 SPECTACULAR_SETTINGS = {

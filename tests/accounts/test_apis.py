@@ -3,7 +3,6 @@
 from typing import Any
 
 import pytest
-from rest_framework.authentication import TokenAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
@@ -15,6 +14,7 @@ pytestmark = pytest.mark.django_db
 
 REGISTER = "/api/auth/register/"
 TOKEN = "/api/auth/token/"
+ME = "/api/auth/me/"
 GOOD = {"username": "ann", "password": "a sturdy passphrase 42", "email": "ann@example.com"}
 
 
@@ -38,18 +38,53 @@ def test_register_creates_user_and_returns_token(api: APIClient) -> None:
     assert Token.objects.get(user=user).key == body["token"]
 
 
-def test_register_token_authenticates(api: APIClient) -> None:
+def test_register_token_works_in_the_authorization_header(api: APIClient) -> None:
     body = post(api, REGISTER, GOOD).json()
-    user, _ = TokenAuthentication().authenticate_credentials(body["token"])
-    assert user.pk == body["id"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {body['token']}")
+    response = api.get(ME)
+    assert response.status_code == 200
+    assert response.json() == {"id": body["id"], "username": "ann", "email": "ann@example.com"}
 
 
-def test_bad_token_is_refused_with_json_error(api: APIClient) -> None:
-    api.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
-    response = api.get("/api/schema/", HTTP_ACCEPT="application/json")
+def test_token_from_the_token_call_works_in_the_authorization_header(api: APIClient) -> None:
+    user = UserFactory()
+    key = post(api, TOKEN, {"username": user.username, "password": PASSWORD}).json()["token"]
+    assert api.get(ME, HTTP_AUTHORIZATION=f"Token {key}").json()["username"] == user.username
+
+
+def test_session_login_authenticates_too(api: APIClient) -> None:
+    user = UserFactory()
+    api.force_login(user)
+    assert api.get(ME).json()["id"] == user.pk
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (None, "Authentication credentials were not provided."),
+        ("Token not-a-real-token", "Invalid token."),
+        ("Token", "Invalid token header. No credentials provided."),
+        ("Bearer abc", "Authentication credentials were not provided."),
+    ],
+    ids=["none", "unknown-key", "no-key", "other-scheme"],
+)
+def test_authenticated_call_refuses_missing_or_bad_token(
+    api: APIClient, header: str | None, message: str
+) -> None:
+    if header:
+        api.credentials(HTTP_AUTHORIZATION=header)
+    response = api.get(ME)
     assert response.status_code == 401
     assert response["WWW-Authenticate"] == "Token"
-    assert response.json() == {"error": "not_authenticated", "message": "Invalid token."}
+    assert response.json() == {"error": "not_authenticated", "message": message}
+
+
+def test_token_of_a_deactivated_user_is_refused(api: APIClient) -> None:
+    key = post(api, REGISTER, GOOD).json()["token"]
+    User.objects.filter(username="ann").update(is_active=False)
+    response = api.get(ME, HTTP_AUTHORIZATION=f"Token {key}")
+    assert response.status_code == 401
+    assert response.json()["error"] == "not_authenticated"
 
 
 @pytest.mark.parametrize("username", ["ann", "ANN", "Ann"])
@@ -95,12 +130,56 @@ def test_register_refuses_malformed_fields(
     assert body["message"].startswith(f"{field}: ")
 
 
-@pytest.mark.parametrize("missing", ["username", "password", "email"])
+@pytest.mark.parametrize("missing", ["username", "password"])
 def test_register_refuses_missing_field(api: APIClient, missing: str) -> None:
     body = {key: value for key, value in GOOD.items() if key != missing}
     response = post(api, REGISTER, body)
     assert response.status_code == 400
-    assert response.json()["fields"] == {missing: ["This field is required."]}
+    assert response.json() == {
+        "error": "bad_request",
+        "message": f"{missing}: This field is required.",
+        "fields": {missing: ["This field is required."]},
+    }
+
+
+@pytest.mark.parametrize(
+    "email", [{}, {"email": ""}, {"email": None}], ids=["left-out", "blank", "null"]
+)
+def test_register_email_is_optional(api: APIClient, email: dict[str, Any]) -> None:
+    body = {"username": "ann", "password": GOOD["password"], **email}
+    response = post(api, REGISTER, body)
+    assert response.status_code == 201, response.json()
+    assert set(response.json()) == {"id", "username", "token"}
+    assert User.objects.get(username="ann").email == ""
+
+
+def test_register_refuses_a_too_long_username(api: APIClient) -> None:
+    response = post(api, REGISTER, {**GOOD, "username": "a" * 151})
+    assert response.status_code == 400
+    assert "username" in response.json()["fields"]
+
+
+def test_register_and_token_accept_form_encoded_bodies(api: APIClient) -> None:
+    response = api.post(REGISTER, GOOD)  # APIClient's default is multipart
+    assert response.status_code == 201, response.json()
+    form = "username=ann&password=a+sturdy+passphrase+42"
+    response = api.post(TOKEN, form, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 200
+    assert response.json() == {"token": Token.objects.get(user__username="ann").key}
+
+
+def test_form_encoded_errors_are_json_too(api: APIClient) -> None:
+    response = api.post(
+        REGISTER, "username=bob&password=x", content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"] == "weak_password"
+
+
+def test_register_refuses_other_media_types(api: APIClient) -> None:
+    response = api.post(REGISTER, "username: ann", content_type="text/plain")
+    assert response.status_code == 415
+    assert response.json()["error"] == "unsupported_media_type"
 
 
 def test_register_refuses_invalid_json(api: APIClient) -> None:
@@ -185,3 +264,26 @@ def test_auth_calls_are_throttled(api: APIClient, monkeypatch: pytest.MonkeyPatc
     assert body["error"] == "throttled"
     assert 0 < body["retry_after"] <= 60
     assert int(response["Retry-After"]) == body["retry_after"]
+
+
+def test_throttling_ignores_a_client_supplied_forwarded_for(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A client cannot escape the limit by sending a different X-Forwarded-For each time."""
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "2/min"})
+    wrong = {"username": "ann", "password": "wrong"}
+    statuses = [
+        api.post(TOKEN, wrong, format="json", HTTP_X_FORWARDED_FOR=f"10.0.0.{n}").status_code
+        for n in range(3)
+    ]
+    assert statuses == [401, 401, 429]
+
+
+def test_throttling_counts_each_client_address_apart(
+    api: APIClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(ScopedRateThrottle, "THROTTLE_RATES", {"auth": "1/min"})
+    wrong = {"username": "ann", "password": "wrong"}
+    assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.1").status_code == 401
+    assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.1").status_code == 429
+    assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.2").status_code == 401

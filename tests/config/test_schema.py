@@ -24,11 +24,20 @@ def test_schema_validates_as_openapi_3(tmp_path: Path) -> None:
 def test_schema_documents_the_auth_calls() -> None:
     schema = yaml.safe_load(Client().get("/api/schema/").content)
     register = schema["paths"]["/api/auth/register/"]["post"]
+    assert {"application/json", "application/x-www-form-urlencoded"} <= set(
+        register["requestBody"]["content"]
+    )
     assert set(register["responses"]) == {"201", "400", "409", "429"}
     token = schema["paths"]["/api/auth/token/"]["post"]
     assert set(token["responses"]) == {"200", "400", "401", "429"}
+    me = schema["paths"]["/api/auth/me/"]["get"]
+    assert set(me["responses"]) == {"200", "401"}
+    assert {"tokenAuth": []} in me["security"]
     components = schema["components"]["schemas"]
     assert set(components["RegisterOutput"]["properties"]) == {"id", "username", "token"}
+    # Email is optional (PROTOCOL.md lists it; a bot may have none).
+    assert sorted(components["RegisterInput"]["required"]) == ["password", "username"]
+    assert set(components["TokenOutput"]["properties"]) == {"token"}
 
 
 def test_docs_use_local_swagger_assets() -> None:
