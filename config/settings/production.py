@@ -6,7 +6,10 @@ file. With them set, `python manage.py check --deploy` reports no warning.
 
 from .base import *
 
-DEBUG = env.bool("DJANGO_DEBUG", default=False)
+# Never on here, whatever DJANGO_DEBUG says: a stray variable must not expose tracebacks and
+# settings to the internet. Debug a deployment with the development settings instead.
+DEBUG = False
+WHITENOISE_AUTOREFRESH = False
 SECRET_KEY = env("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 
@@ -20,11 +23,15 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
+# Django's defaults, pinned: scripts never read the session cookie, and other sites' forms and
+# subresource requests never carry it.
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
 
 # Filled by `collectstatic` when the image is built (Dockerfile).
 STATIC_ROOT = env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 WHITENOISE_USE_FINDERS = False
-WHITENOISE_AUTOREFRESH = False
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

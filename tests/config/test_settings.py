@@ -131,6 +131,25 @@ def test_production_is_selected_by_django_env(tmp_path: Path) -> None:
     assert got["secret_key"] == "p" * 60
 
 
+def test_production_never_debugs_and_hardens_cookies(tmp_path: Path) -> None:
+    code = (
+        "import json; from django.conf import settings as s; print(json.dumps([s.DEBUG, "
+        "s.SESSION_COOKIE_SECURE, s.SESSION_COOKIE_HTTPONLY, s.SESSION_COOKIE_SAMESITE, "
+        "s.CSRF_COOKIE_SECURE, s.SECURE_SSL_REDIRECT, s.SECURE_HSTS_SECONDS > 0, "
+        "len(s.AUTH_PASSWORD_VALIDATORS)]))"
+    )
+    env = clean_env(
+        tmp_path,
+        DJANGO_ENV="production",
+        DJANGO_DEBUG="true",  # ignored: production never debugs
+        DJANGO_SECRET_KEY="p" * 60,
+        DJANGO_ALLOWED_HOSTS="example.com",
+    )
+    result = run_python(code, env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == [False, True, True, "Lax", True, True, True, 4]
+
+
 def test_production_passes_check_deploy(tmp_path: Path) -> None:
     env = clean_env(
         tmp_path,
