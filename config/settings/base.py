@@ -86,6 +86,11 @@ if DATABASE_URL:
     # Persistent connections save a connect per request; health checks drop dead ones first.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Seconds; without it a vanished server stalls a request (and /healthz) for minutes.
+        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+            "connect_timeout", env.int("DJANGO_DB_CONNECT_TIMEOUT", default=5)
+        )
 else:
     DATABASES = {
         "default": {

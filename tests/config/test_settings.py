@@ -24,6 +24,7 @@ print(json.dumps({
     "engine": db["ENGINE"],
     "conn_max_age": db.get("CONN_MAX_AGE"),
     "health_checks": db.get("CONN_HEALTH_CHECKS"),
+    "options": db.get("OPTIONS", {}),
     "layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_config": s.CHANNEL_LAYERS["default"].get("CONFIG"),
     "broker": s.CELERY_BROKER_URL,
@@ -99,6 +100,7 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
     assert got["engine"] == "django.db.backends.postgresql"
     assert got["conn_max_age"] > 0
     assert got["health_checks"] is True
+    assert got["options"]["connect_timeout"] == 5
     assert got["layer"] == "channels_redis.core.RedisChannelLayer"
     assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"]}
     assert got["broker"] == "redis://cache.example:6379/0"
