@@ -129,6 +129,7 @@ def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Even
         drawn=None,
         taken=taken,
         last_discard_by=None,
+        claimed=False,
     )
     data = {"source": "discard", "count": count, "cards": [format_card(c) for c in taken]}
     return new, (Event("drew", player.name, data),)
@@ -158,6 +159,7 @@ def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ..
         drawn=card,
         taken=(),
         last_discard_by=None,
+        claimed=False,
     )
     events.append(Event("drew", name, {"source": "stock"}, {"card": format_card(card)}))
     return new, tuple(events)
@@ -311,8 +313,21 @@ def _put_down(
 
 
 def _may_discard(state: GameState, hand: tuple[Any, ...], card: Any) -> bool:
-    """Whether ``card`` may be discarded from ``hand`` under ``no_rediscard_top``."""
-    if not state.rules.no_rediscard_top or len(state.taken) != 1 or state.drawn is not None:
+    """Whether ``card`` may be discarded from ``hand`` under ``no_rediscard_top``.
+
+    The rule bars throwing back a top discard taken alone. A top discard that had to be melded
+    (the required card under ``top_discard_must_meld``, or the card of a "Rummy!" claim) is on the
+    table once melded, so a card left in hand equal to it (two decks) is the player's own and may
+    be discarded; while it is still pending, ``required_card_pending`` refuses the discard.
+    """
+    rules = state.rules
+    if (
+        not rules.no_rediscard_top
+        or len(state.taken) != 1
+        or state.drawn is not None
+        or rules.top_discard_must_meld
+        or state.claimed
+    ):
         return True
     return card != state.taken[0] or hand.count(card) >= 2
 
@@ -338,6 +353,7 @@ def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tupl
         drawn=None,
         taken=(),
         last_discard_by=seat if state.rules.rummy_call else None,
+        claimed=False,
     )
     event = Event("discarded", player.name, {"card": format_card(act.card)})
     if not hand:

@@ -3,9 +3,10 @@
 PROTOCOL.md's replay rules: ``rules``, ``dealer``, ``required`` (null), ``hand_number`` (1),
 ``hands`` (none), ``winner`` (null) and each player's ``score`` (0), ``timeouts`` (0) and ``absent``
 (false) may be left out, as may the engine's extra fields (``seed`` "", ``drawn`` null,
-``taken`` [], ``last_discard_by`` null, ``ended`` null, ``reshuffles`` 0). A missing ``dealer`` is
-the seat before ``turn`` (so the player to move is at the dealer's left). Unknown keys are refused.
-Cards not listed anywhere are out of play; no card may appear more often than the decks hold.
+``taken`` [], ``last_discard_by`` null, ``ended`` null, ``reshuffles`` 0, ``claimed`` false).
+A missing ``dealer`` is the seat before ``turn`` (so the player to move is at the dealer's left).
+Unknown keys are refused. Cards not listed anywhere are out of play; no card may appear more
+often than the decks hold.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ _KEYS = {
     "last_discard_by",
     "ended",
     "reshuffles",
+    "claimed",
 }
 _PLAYER_KEYS = {"name", "hand", "score", "timeouts", "absent"}
 
@@ -253,8 +255,11 @@ def _build(d: dict[str, Any], r: Rules, players: tuple[PlayerState, ...]) -> Gam
         dealer = (turn - 1) % len(players) if turn is not None else len(players) - 1
     seed = d.get("seed", "")
     ended = d.get("ended")
+    claimed = d.get("claimed", False)
     if not isinstance(seed, str) or ended not in (None, "target", "abandoned"):
         raise StateError("seed must be a string; ended null, target or abandoned")
+    if not isinstance(claimed, bool) or (claimed and phase != PLAY):
+        raise StateError("claimed must be true or false, and true only in phase play")
     state = GameState(
         rules=r,
         players=players,
@@ -274,6 +279,7 @@ def _build(d: dict[str, Any], r: Rules, players: tuple[PlayerState, ...]) -> Gam
         last_discard_by=load.seat("last_discard_by"),
         ended=ended,
         reshuffles=_int(d.get("reshuffles", 0), "reshuffles"),
+        claimed=claimed,
     )
     _check_counts(state)
     _check_turn(state)

@@ -96,6 +96,7 @@ def apply_rummy(state: GameState, seat: int, act: Rummy) -> tuple[GameState, tup
         drawn=None,
         taken=taken,
         last_discard_by=None,
+        claimed=True,
     )
     data = {
         "count": act.count,

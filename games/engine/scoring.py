@@ -117,6 +117,7 @@ def end_hand(state: GameState, went_out: int | None) -> GameState:
         drawn=None,
         taken=(),
         last_discard_by=None,
+        claimed=False,
     )
     winner = winner_after(done, went_out)
     if winner is None:

@@ -68,7 +68,8 @@ class GameState:
 
     ``required`` is the card that must still be melded this turn; ``drawn`` the card drawn from
     the stock this turn; ``taken`` the cards taken from the discard pile this turn (or by a
-    "Rummy!" claim); ``last_discard_by`` the seat whose discard opened a "Rummy!" window.
+    "Rummy!" claim); ``last_discard_by`` the seat whose discard opened a "Rummy!" window;
+    ``claimed`` whether the turn being played began with a "Rummy!" claim.
     """
 
     rules: Rules
@@ -89,6 +90,7 @@ class GameState:
     last_discard_by: int | None = None
     ended: str | None = None
     reshuffles: int = 0
+    claimed: bool = False
 
     @property
     def decks(self) -> int:
@@ -219,6 +221,7 @@ def start_hand(
         taken=(),
         last_discard_by=None,
         reshuffles=0,
+        claimed=False,
     )
 
 

@@ -117,4 +117,5 @@ def _abandon(state: GameState) -> GameState:
         drawn=None,
         taken=(),
         last_discard_by=None,
+        claimed=False,
     )

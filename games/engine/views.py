@@ -1,9 +1,9 @@
 """The full state and the views of it (PROTOCOL.md), as JSON-ready dicts.
 
-The full state adds ``seed``, ``drawn``, ``taken``, ``last_discard_by``, ``ended`` and
-``reshuffles`` (engine-decisions.md). A player view replaces the stock by its size and every other
-hand by its size, adds ``"you"``, drops ``seed`` and shows ``drawn`` only to the player who drew.
-The public view hides every hand. ``turn`` is null once a hand or the game is over.
+The full state adds ``seed``, ``drawn``, ``taken``, ``last_discard_by``, ``ended``,
+``reshuffles`` and ``claimed`` (engine-decisions.md). A player view replaces the stock by its size
+and every other hand by its size, adds ``"you"``, drops ``seed`` and shows ``drawn`` only to the
+player who drew. The public view hides every hand. ``turn`` is null once a hand or the game is over.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ def full_state(state: GameState) -> dict[str, Any]:
         "last_discard_by": _name(names, state.last_discard_by),
         "ended": state.ended,
         "reshuffles": state.reshuffles,
+        "claimed": state.claimed,
     }
 
 

@@ -183,3 +183,58 @@ def test_timeouts_reset_by_own_action(make: Build) -> None:
     g = g.with_player(0, g.players[0].__class__("ann", g.players[0].hand, 0, 2, True))
     s = apply(g, "ann", DRAW).state
     assert (s.players[0].timeouts, s.players[0].absent) == (0, False)
+
+
+def test_required_top_card_with_own_duplicate_is_never_stuck() -> None:
+    """Two decks, ``top_discard_must_meld``: after laying off the taken 5H the player's own 5H
+    may go (the server's timeout play and the suggestions find the way out too)."""
+    from games.engine.legal import legal_actions
+    from games.engine.load import state_from_dict
+    from games.engine.timeout import timeout_action
+    from games.engine.views import full_state
+
+    run = [{"card": c, "by": "b"} for c in ("2H", "3H", "4H")]
+    hands = [["5H"], ["2D"], ["3D"], ["4D"], ["6D"]]
+    state = state_from_dict(
+        {
+            "players": [{"name": n, "hand": h} for n, h in zip("abcde", hands, strict=True)],
+            "turn": "a",
+            "phase": "draw",
+            "stock": ["9C"],
+            "discard": ["8C", "5H"],
+            "melds": [{"id": 1, "kind": "run", "cards": run}],
+        },
+        Rules(top_discard_must_meld=True),
+    )
+    state = apply(state, "a", {"type": "draw", "source": "discard", "count": 1}).state
+    assert [a.to_dict()["type"] for a in timeout_action(state)] == ["layoff", "discard"]
+    after = apply(state, "a", {"type": "layoff", "meld": 1, "cards": ["5H"]}).state
+    assert [a.to_dict() for a in legal_actions(after, "a")] == [{"type": "discard", "card": "5H"}]
+    assert apply(after, "a", {"type": "discard", "card": "5H"}).state.phase == "hand_over"
+    assert full_state(after)["claimed"] is False
+
+
+def test_claimed_marks_a_turn_begun_with_a_rummy_claim() -> None:
+    from games.engine.load import state_from_dict
+    from games.engine.views import full_state
+
+    run = [{"card": c, "by": "b"} for c in ("2H", "3H", "4H")]
+    state = state_from_dict(
+        {
+            "players": [{"name": "a", "hand": ["KC"]}, {"name": "b", "hand": ["6D", "5H"]}],
+            "turn": "b",
+            "phase": "play",
+            "stock": ["9C"],
+            "discard": ["8C"],
+            "melds": [{"id": 1, "kind": "run", "cards": run}],
+        },
+        Rules(rummy_call=True),
+    )
+    state = apply(state, "b", {"type": "discard", "card": "5H"}).state
+    claim = {"type": "rummy", "count": 1, "layoffs": [{"meld": 1, "cards": ["5H"]}]}
+    claimed = apply(state, "a", claim).state
+    assert claimed.claimed and full_state(claimed)["claimed"] is True
+    assert state_from_dict(full_state(claimed)) == claimed
+    assert not apply(claimed, "a", {"type": "discard", "card": "KC"}).state.claimed
+    with pytest.raises(Exception, match="claimed"):
+        state_from_dict({**full_state(state), "claimed": True})
