@@ -25,9 +25,12 @@ done; \
 echo "Python 3.12 or newer is needed; none was found." >&2; exit 1
 endef
 
+# A half-made venv (no ensurepip on Debian without python3-venv, a failed pip upgrade) is
+# removed, so the next `make` starts over instead of trusting a broken .venv/bin/python.
 $(PY):
-	@python=$$($(find_python)) && echo "Creating $(VENV) with $$python" && \
-	  "$$python" -m venv $(VENV) && $(PY) -m pip install --quiet --upgrade pip
+	@python=$$($(find_python)) || exit 1; echo "Creating $(VENV) with $$python"; \
+	  { "$$python" -m venv $(VENV) && $(PY) -m pip install --quiet --upgrade pip; } || \
+	  { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)" >&2; exit 1; }
 
 # Stamps: reinstall only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(PY)
