@@ -6,7 +6,8 @@ A scenario: ``{"rules": {"preset": ..., overrides...}, "players": [names], "deal
 - ``{"seed": S}``: each hand ``h`` is shuffled with seed ``str(S)`` and hand number ``h``;
 - ``{"deck": [...]}`` or ``{"decks": [[...], ...]}``: the dealing order of each hand in turn
   (``deck`` is ``decks`` with one entry); ``seed`` may be given too, for the hands after the list;
-- ``{"state": {...}}``: play starts from exactly that full state (``players`` may then be left out).
+- ``{"state": {...}}``: play starts from exactly that full state (``players`` may then be left out;
+  when given, it must name the state's players in seat order).
 
 When a hand ends and the game is not over, the next hand is dealt at once from ``decks[h-1]``,
 else by the seed; with neither the state stays in ``hand_over``. Each action gives
@@ -55,9 +56,15 @@ def _start(scenario: dict[str, Any], rules: Rules) -> tuple[GameState, str | Non
         if set(deal) != {"state"}:
             raise ScenarioError("deal.state cannot be combined with seed, deck or decks")
         try:
-            return state_from_dict(deal["state"], rules), None, []
+            state = state_from_dict(deal["state"], rules)
         except StateError as exc:
             raise ScenarioError(f"deal.state: {exc}") from None
+        players = scenario.get("players")
+        if players is not None and players != list(state.names):
+            raise ScenarioError(
+                f"players {players!r} differ from the players of deal.state {list(state.names)!r}"
+            )
+        return state, None, []
     seed, decks = _deal_source(deal)
     if seed is None and not decks:
         raise ScenarioError("deal needs a seed, a deck, decks or a state")
