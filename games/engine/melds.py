@@ -135,9 +135,11 @@ def build_meld(
         return Meld(meld_id, "set", tuple(TableCard(c, s, by) for c, s in cards))
     if len({c.suit for c in stands}) != 1:
         raise MeldError("a run is cards of one suit in sequence; a set is cards of one rank")
-    start = run_start([c.rank for c in stands], wraps)
+    ranks = [c.rank for c in stands]
+    start = run_start(ranks, wraps)
     if start is None:
-        raise MeldError("the cards are not in sequence" + ("" if wraps else " (K-A-2 is no run)"))
+        wrap = not wraps and 1 in ranks and 13 in ranks and 2 in ranks
+        raise MeldError("the cards are not in sequence" + (" (K-A-2 is no run)" if wrap else ""))
     return Meld(meld_id, "run", _ordered(start, [TableCard(c, s, by) for c, s in cards]), start)
 
 
