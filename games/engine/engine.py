@@ -237,7 +237,7 @@ def _extended(state: GameState, seat: int, act: Layoff) -> tuple[_Hand, tuple[Me
     req = state.required
     if (
         req is not None
-        and len(state.taken) >= 2
+        and len(state.taken) != 1
         and state.rules.deep_pickup_new_meld
         and any(c == req for c, _ in act.cards)
     ):

@@ -30,7 +30,7 @@ def _next_step(state: GameState) -> Action | None:
         return None
     hand, rules = state.players[state.turn].hand, state.rules
     if state.required is not None:
-        layoff = len(state.taken) < 2 or not rules.deep_pickup_new_meld
+        layoff = len(state.taken) == 1 or not rules.deep_pickup_new_meld
         return required_play(
             state.required,
             hand,
