@@ -170,7 +170,12 @@ class _Loader:
             if not isinstance(s, dict):
                 raise StateError(f"hands[{i}].scores lacks {name}")
             melded, in_hand = s.get("melded"), s.get("in_hand")
-            if not isinstance(melded, int) or not isinstance(in_hand, int):
+            if (
+                not isinstance(melded, int)
+                or not isinstance(in_hand, int)
+                or isinstance(melded, bool)
+                or isinstance(in_hand, bool)
+            ):
                 raise StateError(f"hands[{i}].scores.{name} needs melded and in_hand")
             if s.get("net", melded - in_hand) != melded - in_hand:
                 raise StateError(f"hands[{i}].scores.{name}: net is not melded - in_hand")

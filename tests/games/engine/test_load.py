@@ -94,3 +94,20 @@ def test_joker_melds_load() -> None:
     }
     s = state_from_dict(d)
     assert s.next_meld_id() == 4 and full_state(s)["melds"] == d["melds"]
+
+
+def test_hand_scores_must_be_whole_numbers_not_booleans() -> None:
+    from games.engine.errors import StateError
+    from games.engine.load import state_from_dict
+
+    scores = {"ann": {"melded": True, "in_hand": 0}, "bob": {"melded": 0, "in_hand": 0}}
+    state = {
+        "players": [{"name": "ann", "hand": ["5H"]}, {"name": "bob", "hand": ["2D"]}],
+        "turn": "ann",
+        "phase": "draw",
+        "stock": ["9S"],
+        "discard": ["8C"],
+        "hands": [{"number": 1, "went_out": None, "scores": scores}],
+    }
+    with pytest.raises(StateError, match="melded and in_hand"):
+        state_from_dict(state)
