@@ -1,4 +1,4 @@
-"""A newcomer's path through the account pages in a real browser."""
+"""A newcomer's path through the pages in a real browser: home, account pages, API docs."""
 
 import re
 
@@ -82,3 +82,14 @@ def test_wrong_password_keeps_the_visitor_logged_out(page: Page, live_server) ->
     log_in(page, live_server.url, "dee", "not-the-password")
     expect(page.locator("main")).to_contain_text("correct username and password")
     expect(page.locator(".who")).to_have_count(0)
+
+
+def test_api_docs_render_from_local_assets_only(page: Page, live_server) -> None:
+    requested: list[str] = []
+    page.on("request", lambda request: requested.append(request.url))
+    page.goto(live_server.url + "/api/docs/")
+    # Swagger UI builds the operation list from /api/schema/ in the browser.
+    expect(page.locator(".opblock-summary-path").first).to_be_visible()
+    expect(page.locator("body")).to_contain_text("/api/auth/register/")
+    outside = [url for url in requested if not url.startswith(live_server.url)]
+    assert outside == [], f"the docs page fetched from outside the service: {outside}"
