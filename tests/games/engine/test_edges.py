@@ -358,3 +358,32 @@ def test_layoffs_are_listed_for_a_joker_at_each_open_place(make: Build) -> None:
     )
     layoffs = {str(a.cards[0][1]) for a in legal_actions(s, "ann") if isinstance(a, Layoff)}
     assert layoffs == {"7S", "7H", "7D", "7C"}
+
+
+def test_no_rummy_window_once_the_turn_is_in_play(make: Build) -> None:
+    # A window closes when the next player draws; a state in phase play has none to claim in.
+    s = make(
+        {"ann": ["2C", "3D"], "bob": ["4S", "9C"]},
+        discard=["KC", "8H", "8D", "8S"],
+        rules={"rummy_call": True},
+        last_discard_by="ann",
+        turn="bob",
+        phase="play",
+    )
+    melds = [{"cards": ["8H", "8D", "8S"]}]
+    with pytest.raises(IllegalAction) as err:
+        apply(s, "ann", {"type": "rummy", "count": 3, "melds": melds})
+    assert err.value.code == "no_rummy"
+    assert not [a for a in legal_actions(s, "ann") if a.to_dict()["type"] == "rummy"]
+
+
+def test_no_all_joker_meld_is_suggested_even_without_min_naturals(make: Build) -> None:
+    s = make(
+        {"ann": ["2S", "*", "*", "*"], "bob": ["4S"]},
+        phase="play",
+        rules={"min_naturals": 0, "jokers_per_deck": 2, "two_decks_from": 2},
+    )
+    melds = [a for a in legal_actions(s, "ann") if isinstance(a, MeldAction)]
+    assert melds and all(any(c.rank for c, _ in a.cards) for a in melds)
+    # An all-joker meld is still legal to play (only never suggested).
+    assert apply(s, "ann", {"type": "meld", "cards": ["*9S", "*10S", "*JS"]}).state.melds

@@ -196,6 +196,8 @@ def test_every_listed_action_is_accepted(args: tuple[int, int, dict[str, Any]]) 
         for player in state.names:
             for action in legal_actions(state, player):
                 assert accepted(state, player, action), (player, action, state)
+                if isinstance(action, MeldAction):  # the documented bound: a natural card
+                    assert any(c.rank for c, _ in action.cards), action
 
 
 @PROPS
