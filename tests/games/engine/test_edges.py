@@ -372,9 +372,9 @@ def test_no_rummy_window_once_the_turn_is_in_play(make: Build) -> None:
     )
     melds = [{"cards": ["8H", "8D", "8S"]}]
     with pytest.raises(IllegalAction) as err:
-        apply(s, "ann", {"type": "rummy", "count": 3, "melds": melds})
+        apply(s, "bob", {"type": "rummy", "count": 3, "melds": melds})
     assert err.value.code == "no_rummy"
-    assert not [a for a in legal_actions(s, "ann") if a.to_dict()["type"] == "rummy"]
+    assert not [a for a in legal_actions(s, "bob") if a.to_dict()["type"] == "rummy"]
 
 
 def test_no_all_joker_meld_is_suggested_even_without_min_naturals(make: Build) -> None:
@@ -387,3 +387,40 @@ def test_no_all_joker_meld_is_suggested_even_without_min_naturals(make: Build) -
     assert melds and all(any(c.rank for c, _ in a.cards) for a in melds)
     # An all-joker meld is still legal to play (only never suggested).
     assert apply(s, "ann", {"type": "meld", "cards": ["*9S", "*10S", "*JS"]}).state.melds
+
+
+def test_four_card_sets_with_jokers_are_suggested(make: Build) -> None:
+    s = make({"ann": ["7S", "7H", "*", "*", "2C"], "bob": ["4S"]}, phase="play")
+    sets = [
+        sorted(str(stands) for _, stands in a.cards)
+        for a in legal_actions(s, "ann")
+        if isinstance(a, MeldAction) and len(a.cards) == 4
+    ]
+    assert ["7C", "7D", "7H", "7S"] in sets
+    t = make({"ann": ["7S", "7H", "7D", "*", "2C"], "bob": ["4S"]}, phase="play")
+    assert MeldAction(played("7S", "7H", "7D", "*7C")) in legal_actions(t, "ann")
+
+
+def test_a_required_joker_never_leaves_a_meld_short_of_min_naturals() -> None:
+    pool = [parse_card(t) for t in ("*", "7S", "8S", "9S")]
+    joker = parse_card("*")
+    # Keeping one card, the joker can only replace a natural of 7-8-9S: two naturals are left.
+    strict = Rules(min_naturals=3)
+    assert required_play(joker, pool, [], strict, 1, layoff=True, keep_one=True) is None
+    two = required_play(joker, pool, [], Rules(min_naturals=2), 1, layoff=True, keep_one=True)
+    assert isinstance(two, MeldAction) and len(two.cards) == 3
+
+
+@pytest.mark.parametrize("min_naturals", [1, 3])
+def test_a_required_joker_with_a_whole_suit_replaces_a_natural_card(min_naturals: int) -> None:
+    # Thirteen spades leave no place for a joker beside them: it can only stand in for one of them.
+    spades = [parse_card(f"{r}S") for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")]
+    pool = [parse_card("*"), *spades, *(parse_card(f"{r}S") for r in ("J", "Q", "K"))]
+    rules = Rules(min_naturals=min_naturals)
+    found = required_play(parse_card("*"), pool, [], rules, 1, layoff=True, keep_one=True)
+    assert isinstance(found, MeldAction)
+    assert any(c.rank == 0 for c, _ in found.cards)
+    meld = build_meld(
+        found.cards, 0, 1, wraps=False, distinct=True, max_set=4, min_naturals=min_naturals
+    )
+    assert meld.kind == "run"
