@@ -21,6 +21,7 @@ from games.engine import (
     apply,
     apply_timeout,
     deal_next_hand,
+    full_state,
     legal_actions,
     new_game,
     parse_action,
@@ -424,3 +425,32 @@ def test_a_required_joker_with_a_whole_suit_replaces_a_natural_card(min_naturals
         found.cards, 0, 1, wraps=False, distinct=True, max_set=4, min_naturals=min_naturals
     )
     assert meld.kind == "run"
+
+
+def test_a_wrapped_layoff_below_the_ace_round_trips(make: Build) -> None:
+    melds = [
+        {"id": 1, "kind": "run", "cards": [{"card": c, "by": "bob"} for c in ("AH", "2H", "3H")]}
+    ]
+    s = make(
+        {"ann": ["KH", "QH", "2C"], "bob": ["3S"]},
+        phase="play",
+        discard=["8C"],
+        melds=melds,
+        rules={"run_wraps": True},
+    )
+    s = apply(s, "ann", {"type": "layoff", "meld": 1, "cards": ["KH"]}).state
+    assert state_from_dict(full_state(s)) == s
+    s = apply(s, "ann", {"type": "layoff", "meld": 1, "cards": ["QH"]}).state
+    assert [str(t.stands) for t in s.melds[0].cards] == ["QH", "KH", "AH", "2H", "3H"]
+    assert state_from_dict(full_state(s)) == s
+
+
+def test_a_required_card_may_reach_a_run_from_below_with_held_cards(make: Build) -> None:
+    melds = [
+        {"id": 1, "kind": "run", "cards": [{"card": c, "by": "bob"} for c in ("7H", "8H", "9H")]}
+    ]
+    s = make({"ann": ["6H", "2C"], "bob": ["3S"]}, discard=["KC", "5H", "4D"], melds=melds)
+    after = apply(s, "ann", {"type": "draw", "source": "discard", "count": 2}).state
+    assert after.required == parse_card("5H")
+    done = apply(after, "ann", {"type": "layoff", "meld": 1, "cards": ["5H", "6H"]}).state
+    assert done.required is None and len(done.melds[0].cards) == 5
