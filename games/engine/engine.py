@@ -103,23 +103,16 @@ def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Even
     if count > len(pile):
         raise InvalidAction(f"count {count} but the discard pile holds {len(pile)}")
     taken = pile[-count:]
-    rules = state.rules
-    required = taken[0] if count >= 2 or rules.top_discard_must_meld else None
+    required = taken[0] if count >= 2 or state.rules.top_discard_must_meld else None
     player = state.players[seat]
     hand = player.hand + taken
-    if required is not None:
-        layoff = count == 1 or not rules.deep_pickup_new_meld
-        keep = rules.must_discard_to_go_out
-        if (
-            required_play(
-                required, hand, state.melds, rules, state.decks, layoff=layoff, keep_one=keep
-            )
-            is None
-        ):
-            raise IllegalAction(
-                E.PICKUP_NOT_MELDABLE,
-                f"{format_card(required)} cannot be melded or laid off with your cards",
-            )
+    if required is not None and not required_meldable(
+        state, required, hand, state.melds, deep=count >= 2
+    ):
+        raise IllegalAction(
+            E.PICKUP_NOT_MELDABLE,
+            f"{format_card(required)} cannot be melded or laid off with your cards",
+        )
     new = state.with_player(
         seat,
         player.with_hand(hand),
@@ -265,33 +258,36 @@ def _check_left(
 
     :raises IllegalAction: ``must_keep_discard``, ``required_card_pending``.
     """
-    rules = state.rules
-    if not hand and rules.must_discard_to_go_out:
+    if not hand and state.rules.must_discard_to_go_out:
         raise IllegalAction(E.MUST_KEEP_DISCARD, "your last card must be a discard")
     if hand and all(not _may_discard(state, hand, c) for c in hand):
         raise IllegalAction(E.MUST_KEEP_DISCARD, "you would keep only a card you may not discard")
     required = state.required
-    if required is not None and any(c == required for c, _ in cards):
+    if required is None or any(c == required for c, _ in cards):
         return None
-    if required is not None and hand:
-        layoff = len(state.taken) == 1 or not rules.deep_pickup_new_meld
-        if (
-            required_play(
-                required,
-                hand,
-                melds,
-                rules,
-                state.decks,
-                layoff=layoff,
-                keep_one=rules.must_discard_to_go_out,
-            )
-            is None
-        ):
-            raise IllegalAction(
-                E.REQUIRED_CARD_PENDING,
-                f"this would leave the required card {format_card(required)} impossible to meld",
-            )
+    # Without a single taken top card (a deeper pickup, or a loaded state without taken) the
+    # required card counts as a deep pickup's.
+    if hand and not required_meldable(state, required, hand, melds, deep=len(state.taken) != 1):
+        raise IllegalAction(
+            E.REQUIRED_CARD_PENDING,
+            f"this would leave the required card {format_card(required)} impossible to meld",
+        )
     return required
+
+
+def required_meldable(
+    state: GameState, required: Card, cards: _Hand, melds: tuple[Meld, ...], *, deep: bool
+) -> bool:
+    """The pickup check: whether ``required`` can still be put down from ``cards`` (which hold it)
+    on a table of ``melds``, keeping a card to discard when ``must_discard_to_go_out``. A ``deep``
+    pickup's required card (one taken under others) may not be laid off with
+    ``deep_pickup_new_meld``.
+    """
+    rules = state.rules
+    layoff = not (deep and rules.deep_pickup_new_meld)
+    keep = rules.must_discard_to_go_out
+    found = required_play(required, cards, melds, rules, state.decks, layoff=layoff, keep_one=keep)
+    return found is not None
 
 
 def _put_down(

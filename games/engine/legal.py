@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
-from .engine import _may_discard, check_play
+from .engine import _may_discard, check_play, required_meldable
 from .errors import IllegalAction
 from .search import all_melds, required_play, single_layoffs
 from .state import DRAW, PLAY, GameState
@@ -52,21 +52,8 @@ def _draws(state: GameState, seat: int) -> Iterator[Action]:
         if count == 1 and not rules.top_discard_must_meld:
             yield Draw("discard", 1)
             continue
-        required = pile[-count]
-        layoff = count == 1 or not rules.deep_pickup_new_meld
         pool = hand + pile[-count:]
-        if (
-            required_play(
-                required,
-                pool,
-                state.melds,
-                rules,
-                state.decks,
-                layoff=layoff,
-                keep_one=rules.must_discard_to_go_out,
-            )
-            is not None
-        ):
+        if required_meldable(state, pile[-count], pool, state.melds, deep=count >= 2):
             yield Draw("discard", count)
 
 
