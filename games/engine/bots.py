@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
 from .cards import Card
-from .engine import Transition, apply, meld_options
+from .engine import Transition, apply
 from .legal import legal_actions
 from .melds import MeldError, Played, extend_meld
 from .rules import Rules
@@ -350,7 +350,7 @@ def _plan_layoffs(state: GameState, left: list[Card], values: _Values) -> int:
     table = {m.id: m for m in state.melds}
     if not table or not left:
         return 0
-    opts = meld_options(state)
+    opts = state.rules.meld_options(state.decks)
     total = 0
     placed = True
     while placed and left:

@@ -158,17 +158,6 @@ def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ..
     return new, tuple(events)
 
 
-def meld_options(state: GameState) -> dict[str, Any]:
-    """Keyword options of ``build_meld``/``extend_meld`` for this table."""
-    r = state.rules
-    return {
-        "wraps": r.run_wraps,
-        "distinct": r.set_distinct_suits,
-        "max_set": 4 if r.set_distinct_suits else 4 * state.decks,
-        "min_naturals": r.min_naturals,
-    }
-
-
 def _meld(
     state: GameState, seat: int, cards: Sequence[Played]
 ) -> tuple[GameState, tuple[Event, ...]]:
@@ -211,8 +200,9 @@ def _new_meld(
     :raises IllegalAction: ``not_in_hand``, ``invalid_meld``.
     """
     hand = remove_cards(state.players[seat].hand, cards)
+    opts = state.rules.meld_options(state.decks)
     try:
-        meld = build_meld(cards, seat, state.next_meld_id(), **meld_options(state))
+        meld = build_meld(cards, seat, state.next_meld_id(), **opts)
     except MeldError as exc:
         raise IllegalAction(E.INVALID_MELD, str(exc)) from None
     return hand, (*state.melds, meld), meld
@@ -235,8 +225,9 @@ def _extended(state: GameState, seat: int, act: Layoff) -> tuple[_Hand, tuple[Me
         and any(c == req for c, _ in act.cards)
     ):
         raise IllegalAction(E.INVALID_LAYOFF, "the required card must start a new meld")
+    opts = state.rules.meld_options(state.decks)
     try:
-        meld = extend_meld(state.melds[at], act.cards, seat, **meld_options(state))
+        meld = extend_meld(state.melds[at], act.cards, seat, **opts)
     except MeldError as exc:
         raise IllegalAction(E.INVALID_LAYOFF, str(exc)) from None
     return hand, _swap(state.melds, at, meld), meld

@@ -109,6 +109,21 @@ class Rules:
         """
         return 2 if players >= self.two_decks_from else 1
 
+    def meld_options(self, decks: int) -> dict[str, Any]:
+        """Keyword options of ``build_meld``/``extend_meld`` for a table of ``decks`` decks.
+
+        >>> Rules().meld_options(2)
+        {'wraps': False, 'distinct': True, 'max_set': 4, 'min_naturals': 1}
+        >>> Rules(set_distinct_suits=False).meld_options(2)["max_set"]
+        8
+        """
+        return {
+            "wraps": self.run_wraps,
+            "distinct": self.set_distinct_suits,
+            "max_set": 4 if self.set_distinct_suits else 4 * decks,
+            "min_naturals": self.min_naturals,
+        }
+
     def hand_size_for(self, players: int) -> int:
         """How many cards each player is dealt.
 

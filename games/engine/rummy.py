@@ -45,9 +45,7 @@ def _used_cards(act: Rummy) -> list[Played]:
 
 
 def _play_claim(state: GameState, seat: int, act: Rummy) -> tuple[Meld, ...]:
-    from .engine import meld_options
-
-    opts = meld_options(state)
+    opts = state.rules.meld_options(state.decks)
     melds = list(state.melds)
     next_id = state.next_meld_id()
     try:

@@ -155,15 +155,7 @@ def _joker_replacing(
 
 def _fits(meld: Meld, played: tuple[Played, ...], rules: Rules, decks: int) -> bool:
     try:
-        extend_meld(
-            meld,
-            played,
-            0,
-            wraps=rules.run_wraps,
-            distinct=rules.set_distinct_suits,
-            max_set=4 * decks if not rules.set_distinct_suits else 4,
-            min_naturals=rules.min_naturals,
-        )
+        extend_meld(meld, played, 0, **rules.meld_options(decks))
     except MeldError:
         return False
     return True
