@@ -30,6 +30,7 @@ from .engine import Transition, apply
 from .legal import legal_actions
 from .melds import MeldError, Played, extend_meld
 from .rules import Rules
+from .rummy import claim_cards, split_claim
 from .scoring import value_table
 from .search import all_melds, melds_with, single_layoffs
 from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
@@ -190,8 +191,7 @@ class GreedyBot(Bot):
             _forget(known, [c for c, _ in action.cards])
         elif isinstance(action, Rummy):
             known.extend(before.discard[-action.count :])
-            _forget(known, [c for m in action.melds for c, _ in m])
-            _forget(known, [c for _, cs in action.layoffs for c, _ in cs])
+            _forget(known, [c for c, _ in claim_cards(action)])
 
     def rank_discards(self, state: GameState, player: str, cards: Iterable[Card]) -> list[Card]:
         """``cards`` (candidate discards of ``player``) best first, by the discard rule above.
@@ -314,10 +314,7 @@ def _best_claim(state: GameState, claims: Sequence[Action]) -> Action:
 
     def net(action: Action) -> int:
         assert isinstance(action, Rummy)
-        used = [p for m in action.melds for p in m] + [p for _, cs in action.layoffs for p in cs]
-        left = list(state.discard[-action.count :])
-        for card, _ in used:
-            left.remove(card)
+        used, left = split_claim(action, state.discard[-action.count :])
         return _meld_value(used, values) - sum(values[0][c.rank] for c in left)
 
     return max(claims, key=net)

@@ -5,17 +5,18 @@ draws or a claim is accepted. Any seated player but the discarder may claim, eve
 move. The claim takes ``count`` cards from the top of the pile; the deepest is the required card.
 The melds and lay-offs must use only taken cards (and table melds) and include the required card;
 taken cards not used go to the caller's hand. The caller then plays on (phase ``play``) and must
-discard; play continues from the caller's left. Every refusal of a claim is ``no_rummy``.
+discard; play continues from the caller's left. Every refusal of a claim is ``no_rummy`` (a
+``count`` above the pile size is malformed: ``bad_request``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from . import errors as E
 from .actions import Rummy
-from .cards import format_card, format_played
+from .cards import Card, format_card, format_played
 from .errors import IllegalAction, InvalidAction
 from .events import Event
 from .melds import Meld, MeldError, build_meld, extend_meld
@@ -40,8 +41,23 @@ def _check_window(state: GameState, seat: int, act: Rummy) -> None:
         raise InvalidAction(f"count {act.count} but the discard pile holds {len(state.discard)}")
 
 
-def _used_cards(act: Rummy) -> list[Played]:
+def claim_cards(act: Rummy) -> list[Played]:
+    """Every card a claim puts down: its melds', then its lay-offs'."""
     return [p for m in act.melds for p in m] + [p for _, cs in act.layoffs for p in cs]
+
+
+def split_claim(act: Rummy, taken: Sequence[Card]) -> tuple[list[Played], list[Card]]:
+    """The cards ``act`` puts down and the ``taken`` cards it leaves to the caller's hand.
+
+    :raises IllegalAction: ``no_rummy``, the claim puts down a card it does not take.
+    """
+    used = claim_cards(act)
+    rest = list(taken)
+    for card, _ in used:
+        if card not in rest:
+            raise _refuse("a claim may use only the cards it takes")
+        rest.remove(card)
+    return used, rest
 
 
 def _play_claim(state: GameState, seat: int, act: Rummy) -> tuple[Meld, ...]:
@@ -71,17 +87,10 @@ def apply_rummy(state: GameState, seat: int, act: Rummy) -> tuple[GameState, tup
     _check_window(state, seat, act)
     taken = state.discard[-act.count :]
     required = taken[0]
-    used = _used_cards(act)
-    left = Counter(taken)
-    left.subtract(c for c, _ in used)
-    if any(n < 0 for n in left.values()):
-        raise _refuse("a claim may use only the cards it takes")
+    used, rest = split_claim(act, taken)
     if not any(c == required for c, _ in used):
         raise _refuse(f"the claim must meld the required card {format_card(required)}")
     melds = _play_claim(state, seat, act)
-    rest = list(taken)
-    for card, _ in used:
-        rest.remove(card)
     player = state.players[seat]
     new = state.with_player(
         seat,
