@@ -32,7 +32,7 @@ from .melds import MeldError, Played, extend_meld
 from .rules import Rules
 from .rummy import claim_cards, split_claim
 from .scoring import value_table
-from .search import all_melds, melds_with, single_layoffs
+from .search import all_melds, may_meld, melds_with, single_layoffs
 from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
 
 Seed = int | str
@@ -365,27 +365,9 @@ def _plan_layoffs(state: GameState, left: list[Card], values: _Values) -> int:
 
 
 def _may_help(state: GameState, card: Card, hand: Sequence[Card]) -> bool:
-    """A cheap necessary condition for ``card`` to meld with ``hand`` or the table: a joker, two
-    partners in hand (same rank, jokers, or same suit within two ranks), or a table meld of its
-    rank or suit (a run it may reach with cards from the hand bridging the gap).
-    """
-    if card.rank == 0:
-        return True
-    partners = 0
-    for other in hand:
-        if (
-            other.rank == 0
-            or other.rank == card.rank
-            or (other.suit == card.suit and (other.rank - card.rank) % 13 in (1, 2, 11, 12))
-        ):
-            partners += 1
-            if partners == 2:
-                return True
-    return any(
-        (m.kind == "set" and m.cards[0].stands.rank == card.rank)
-        or (m.kind == "run" and m.suit == card.suit)
-        for m in state.melds
-    )
+    """A cheap necessary condition for ``card`` to meld with ``hand`` or the table (a joker always
+    may): the pickup check's ``may_meld``."""
+    return card.rank == 0 or may_meld(card, (*hand, card), state.melds)
 
 
 def _table_extenders(state: GameState, cards: Sequence[Card]) -> set[Card]:

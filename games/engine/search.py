@@ -225,10 +225,10 @@ def bridged_layoffs(
                 yield Layoff(meld.id, played)
 
 
-def _may_meld(card: Card, cards: Sequence[Card], melds: Sequence[Meld]) -> bool:
-    """A cheap necessary condition for natural ``card`` to be melded: two partners (same rank,
-    jokers, or same suit within two ranks, which any run through it holds) or a table meld of its
-    rank or suit."""
+def may_meld(card: Card, cards: Sequence[Card], melds: Sequence[Meld]) -> bool:
+    """A cheap necessary condition for natural ``card`` (among ``cards``) to be melded: two
+    partners (same rank, jokers, or same suit within two ranks, which any run through it holds) or
+    a table meld of its rank or suit."""
     partners = -1  # ``card`` itself is among ``cards``
     for c in cards:
         if (
@@ -265,7 +265,7 @@ def required_play(
     >>> required_play(parse_card("4H"), pool, [], Rules(), 1, layoff=True, keep_one=False)
     MeldAction(cards=((Card('4H'), Card('4H')), (Card('5H'), Card('5H')), (Card('6H'), Card('6H'))))
     """
-    if card.rank and not _may_meld(card, cards, melds):
+    if card.rank and not may_meld(card, cards, melds):
         return None
     limit = len(cards) - 1 if keep_one else len(cards)
     for meld in melds_with(card, cards, rules, decks):
