@@ -1,9 +1,10 @@
 """``apply(state, player, action) -> Transition``: every rule of a turn.
 
 Checks, in order: malformed action -> ``bad_request``; unknown player -> ``not_seated``; game over
--> ``game_over``; hand over -> ``wrong_phase``; out of turn (anything but ``rummy``) ->
-``not_your_turn``; wrong phase -> ``wrong_phase``; then the action's own checks. A refused action
-raises and leaves the state untouched (states are immutable).
+-> ``game_over``; then a ``rummy`` claim goes to its own checks (``rummy.py``); for any other
+action, hand over -> ``wrong_phase``; out of turn -> ``not_your_turn``; wrong phase ->
+``wrong_phase``; then the action's own checks. A refused action raises and leaves the state
+untouched (states are immutable).
 
 Choices beyond engine-decisions.md's list, made so that no player is ever stuck:
 - A meld or lay-off that leaves a pending required card impossible to meld (by the pickup check on
@@ -11,7 +12,8 @@ Choices beyond engine-decisions.md's list, made so that no player is ever stuck:
 - With ``deep_pickup_new_meld``, laying off the required card of a deeper pickup is refused with
   ``invalid_layoff``.
 - ``no_rediscard_top`` refuses discarding the card taken as the top discard unless the player holds
-  another identical card (two decks), which they may discard.
+  another identical card (two decks), which they may discard, or the taken card had to be melded
+  (``top_discard_must_meld``, a "Rummy!" claim): see ``may_discard``.
 """
 
 from __future__ import annotations
@@ -189,7 +191,7 @@ def check_play(state: GameState, seat: int, act: MeldAction | Layoff) -> None:
     _check_left(state, melds, hand, act.cards)
 
 
-_Hand = tuple[Any, ...]
+_Hand = tuple[Card, ...]
 
 
 def _new_meld(
@@ -251,7 +253,7 @@ def _check_left(
     """
     if not hand and state.rules.must_discard_to_go_out:
         raise IllegalAction(E.MUST_KEEP_DISCARD, "your last card must be a discard")
-    if hand and all(not _may_discard(state, hand, c) for c in hand):
+    if hand and all(not may_discard(state, hand, c) for c in hand):
         raise IllegalAction(E.MUST_KEEP_DISCARD, "you would keep only a card you may not discard")
     required = state.required
     if required is None or any(c == required for c, _ in cards):
@@ -299,7 +301,7 @@ def _put_down(
     return new, (event,)
 
 
-def _may_discard(state: GameState, hand: tuple[Any, ...], card: Any) -> bool:
+def may_discard(state: GameState, hand: _Hand, card: Card) -> bool:
     """Whether ``card`` may be discarded from ``hand`` under ``no_rediscard_top``.
 
     The rule bars throwing back a top discard taken alone. A top discard that had to be melded
@@ -326,7 +328,7 @@ def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tupl
         raise IllegalAction(
             E.REQUIRED_CARD_PENDING, f"meld the required card {format_card(state.required)} first"
         )
-    if not _may_discard(state, player.hand, act.card):
+    if not may_discard(state, player.hand, act.card):
         raise IllegalAction(
             E.CANNOT_DISCARD_TAKEN_CARD, "you may not throw back the discard you just took"
         )

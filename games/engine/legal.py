@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
-from .engine import _may_discard, check_play, required_meldable
+from .engine import check_play, may_discard, required_meldable
 from .errors import IllegalAction
 from .search import all_melds, required_play, single_layoffs
 from .state import DRAW, PLAY, GameState
@@ -68,7 +68,7 @@ def _plays(state: GameState, seat: int) -> Iterator[Action]:
             yield action
     if state.required is None:
         for card in sorted(set(hand), key=lambda c: c.index):
-            if _may_discard(state, hand, card):
+            if may_discard(state, hand, card):
                 yield Discard(card)
 
 
@@ -84,7 +84,7 @@ def _allowed(state: GameState, seat: int, action: Action) -> bool:
     hand = remove_cards(state.players[seat].hand, action.cards)
     if not hand:
         return not state.rules.must_discard_to_go_out
-    return any(_may_discard(state, hand, c) for c in hand)
+    return any(may_discard(state, hand, c) for c in hand)
 
 
 def _rummy_claims(state: GameState, seat: int) -> Iterator[Action]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .actions import Action, Discard, Draw
-from .engine import Transition, _may_discard, apply
+from .engine import Transition, apply, may_discard
 from .events import Event
 from .scoring import card_value
 from .search import required_play
@@ -40,9 +40,9 @@ def _next_step(state: GameState) -> Action | None:
             layoff=layoff,
             keep_one=rules.must_discard_to_go_out,
         )
-    if state.drawn is not None and state.drawn in hand and _may_discard(state, hand, state.drawn):
+    if state.drawn is not None and state.drawn in hand and may_discard(state, hand, state.drawn):
         return Discard(state.drawn)
-    allowed = [c for c in hand if _may_discard(state, hand, c)]
+    allowed = [c for c in hand if may_discard(state, hand, c)]
     return Discard(max(allowed, key=lambda c: card_value(rules, c)))
 
 
