@@ -3,9 +3,9 @@
 A bot answers one question at a time: ``choose(state, player)`` returns the next action of the
 player to move (a draw, a meld, a lay-off, a discard, or a "Rummy!" claim), and
 ``claim(state, player)`` returns a claim to make while a "Rummy!" window is open, or None.
-``play_game`` is the driver loop: it asks the bots until the game is over, dealing each new hand
-with a seed derived from the game's seed (``hand_seed``), and raises ``GameTooLong`` after
-``max_actions`` actions rather than loop forever.
+``play_game`` is the driver loop (in ``play.py``, re-exported here): it asks the bots until the
+game is over, dealing each new hand with a seed derived from the game's seed (``hand_seed``), and
+raises ``GameTooLong`` after ``max_actions`` actions rather than loop forever.
 
 - ``RandomBot`` picks uniformly among ``legal_actions`` (and claims, or not, at random).
 - ``GreedyBot`` plays the obvious good move (see its docstring). Its ``skill`` in [0, 1] mixes in
@@ -21,26 +21,28 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
 from .cards import Card
-from .engine import Transition, apply
 from .legal import legal_actions
 from .melds import MeldError, Played, extend_meld
+from .play import GameTooLong, Seed, hand_seed, next_move, play_game
 from .rules import Rules
 from .rummy import claim_cards, split_claim
 from .scoring import value_table
 from .search import all_melds, may_meld, melds_with, single_layoffs
-from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
+from .state import DRAW, GameState
 
-Seed = int | str
-OnAction = Callable[[GameState, str, Action, Transition], None]
-
-
-class GameTooLong(RuntimeError):
-    """``play_game`` reached its ``max_actions`` cap before the game ended."""
+__all__ = [
+    "Bot",
+    "GameTooLong",
+    "GreedyBot",
+    "RandomBot",
+    "hand_seed",
+    "next_move",
+    "play_game",
+]
 
 
 class Bot(ABC):
@@ -404,92 +406,3 @@ def _dead(card: Card, rest: Sequence[Card], rules: Rules) -> bool:
         ):
             return False
     return True
-
-
-def hand_seed(seed: Seed, number: int) -> str:
-    """The shuffle seed of hand ``number`` of the game played with ``seed`` by ``play_game``.
-
-    >>> hand_seed(42, 3)
-    '42:hand:3'
-    """
-    return f"{seed}:hand:{number}"
-
-
-def _window_open(state: GameState) -> bool:
-    return state.rules.rummy_call and state.phase == DRAW and state.last_discard_by is not None
-
-
-def next_move(state: GameState, bots: Mapping[str, Bot]) -> tuple[str, Action]:
-    """Who acts next and how: offered "Rummy!" claims first (from the discarder's left), then
-    the player to move.
-
-    :raises ValueError: nobody is to move (the hand or the game is over).
-    """
-    if state.turn is None:
-        raise ValueError("no player is to move")
-    names = state.names
-    if _window_open(state):
-        n = len(names)
-        for k in range(n):
-            seat = (state.turn + k) % n
-            if seat != state.last_discard_by:
-                claim = bots[names[seat]].claim(state, names[seat])
-                if claim is not None:
-                    return names[seat], claim
-    mover = names[state.turn]
-    return mover, bots[mover].choose(state, mover)
-
-
-@dataclass
-class _Counter:
-    actions: int = 0
-
-
-def play_game(
-    rules: Rules,
-    bots: Mapping[str, Bot],
-    seed: Seed,
-    *,
-    max_actions: int = 100_000,
-    on_action: OnAction | None = None,
-) -> GameState:
-    """Play a whole game between ``bots`` (seated in mapping order) and return the final state.
-
-    Hand ``h`` is shuffled with ``hand_seed(seed, h)``. ``on_action(before, player, action,
-    transition)`` is called after each applied action (to record or check a game).
-
-    >>> from games.engine import Rules
-    >>> end = play_game(Rules(target=100), {"ann": GreedyBot(1), "bob": GreedyBot(2)}, seed=5)
-    >>> end.phase, end.winner is not None
-    ('game_over', True)
-
-    :raises GameTooLong: more than ``max_actions`` actions were applied.
-    :raises IllegalAction: a bot made an illegal move (never from the bots of this module).
-    """
-    state = new_game(rules, list(bots), seed=hand_seed(seed, 1))
-    count = _Counter()
-    while state.phase != GAME_OVER:
-        if state.phase == HAND_OVER:
-            state = deal_next_hand(state, seed=hand_seed(seed, state.hand_number + 1))
-            continue
-        state = _step(state, bots, count, max_actions, on_action)
-    return state
-
-
-def _step(
-    state: GameState,
-    bots: Mapping[str, Bot],
-    count: _Counter,
-    max_actions: int,
-    on_action: OnAction | None,
-) -> GameState:
-    count.actions += 1
-    if count.actions > max_actions:
-        raise GameTooLong(f"no result after {max_actions} actions (hand {state.hand_number})")
-    player, action = next_move(state, bots)
-    t = apply(state, player, action)
-    for bot in bots.values():
-        bot.observe(state, player, action, t.state)
-    if on_action is not None:
-        on_action(state, player, action, t)
-    return t.state
