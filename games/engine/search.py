@@ -185,11 +185,10 @@ def _candidates(cards: list[Card], meld: Meld) -> list[Card]:
 
 
 def _placements(card: Card, meld: Meld, rules: Rules) -> list[Played]:
+    """How a card ``_candidates`` kept for ``meld`` may be played on it: a natural card as itself
+    (``_candidates`` already checked its rank or suit), a joker as each card it could stand for."""
     if card.rank:
-        if meld.kind == "set":
-            return [(card, card)] if card.rank == meld.cards[0].stands.rank else []
-        near = (rank_at(meld.end + 1), rank_at(meld.start - 1))
-        return [(card, card)] if card.suit == meld.suit and card.rank in near else []
+        return [(card, card)]
     if meld.kind == "set":
         rank = meld.cards[0].stands.rank
         used = {t.stands.suit for t in meld.cards} if rules.set_distinct_suits else set()
