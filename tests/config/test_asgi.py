@@ -32,12 +32,9 @@ async def test_unknown_websocket_path_is_refused() -> None:
     await communicator.disconnect()
 
 
-def test_embedded_mode_starts_worker_and_beat_on_import(tmp_path: Path) -> None:
-    code = (
-        "import config.asgi as a; w = a.embedded_worker; "
-        "print(w.thread.is_alive(), w.thread.daemon, w.beat is not None and w.beat.is_alive())"
-    )
-    result = subprocess.run(
+def run_python(code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter on the embedded default, as `make run` would."""
+    return subprocess.run(
         [sys.executable, "-c", code],
         cwd=BASE_DIR,
         env=clean_env(tmp_path),
@@ -46,6 +43,14 @@ def test_embedded_mode_starts_worker_and_beat_on_import(tmp_path: Path) -> None:
         timeout=60,
         check=False,
     )
+
+
+def test_embedded_mode_starts_worker_and_beat_on_import(tmp_path: Path) -> None:
+    code = (
+        "import config.asgi as a; w = a.embedded_worker; "
+        "print(w.thread.is_alive(), w.thread.daemon, w.beat is not None and w.beat.is_alive())"
+    )
+    result = run_python(code, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "True", "True"]
 
@@ -70,15 +75,7 @@ print(round(time.monotonic() - sent, 2))
 def test_embedded_worker_started_by_the_asgi_module_fires_a_countdown_task(
     tmp_path: Path,
 ) -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", COUNTDOWN_PROBE],
-        cwd=BASE_DIR,
-        env=clean_env(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    result = run_python(COUNTDOWN_PROBE, tmp_path)
     assert result.returncode == 0, result.stderr
     # Never before its countdown; the probe's own 10 s wait bounds lateness (no tight limit).
     assert float(result.stdout) >= 1.0, result.stdout
