@@ -82,6 +82,7 @@ class ConfigError(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.message = message
 
 
 class StateError(ValueError):

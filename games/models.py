@@ -1,0 +1,294 @@
+"""Rule configurations, live tables, their seats, the append-only action log and game results.
+
+A table's game lives in two places that must always agree: ``Table.state`` (the engine's full
+state, a snapshot for fast reads) and its ``TableEvent`` rows (the truth: replaying them from the
+first rebuilds the snapshot exactly, see ``games.selectors.table_rebuild``). Both are written only
+by ``games.services`` while holding the table's row lock.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+
+from games.engine.errors import ConfigError
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+
+# Every field of the engine's configuration, in the engine's order.
+RULE_FIELDS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
+
+
+class RuleSet(models.Model):
+    """A named rule configuration: every engine field, checked by the engine itself.
+
+    Tables copy the effective configuration when they are created, so editing a rule set never
+    changes a game that has already begun.
+    """
+
+    class Values(models.TextChoices):
+        PIP = "pip", "Face value (pip)"
+        FIVE_TEN = "five_ten", "Five-ten (2-9 score 5)"
+        LOW5_HIGH10 = "low5_high10", "Low five, high ten (2-5 score 5, 6-K 10)"
+
+    class StockOut(models.TextChoices):
+        END = "end", "The hand ends"
+        RESHUFFLE = "reshuffle", "The discard pile is reshuffled"
+
+    slug = models.SlugField(max_length=60, unique=True)
+    name = models.CharField(max_length=100, unique=True)
+    description = models.TextField(blank=True)
+    is_preset = models.BooleanField(
+        default=False, help_text="One of the six presets of RULES.md, created by a migration."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    values = models.CharField(
+        max_length=20,
+        choices=Values.choices,
+        default="pip",
+        help_text="How cards score: face value, five-ten, or low five / high ten.",
+    )
+    low_ace = models.PositiveSmallIntegerField(
+        default=1, help_text="What an ace scores when played low in a run (A-2-3), 0 to 15."
+    )
+    jokers_per_deck = models.PositiveSmallIntegerField(
+        default=2, help_text="Jokers added to each 52-card deck, 0 to 2."
+    )
+    two_decks_from = models.PositiveSmallIntegerField(
+        default=5, help_text="From this many players on, two decks are shuffled together (2-9)."
+    )
+    hand_size_two = models.PositiveSmallIntegerField(
+        default=13, help_text="Cards dealt to each player at a two-player table."
+    )
+    hand_size = models.PositiveSmallIntegerField(
+        default=7, help_text="Cards dealt to each player at a table of three or more."
+    )
+    hand_size_five_plus = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="Cards dealt with five or more players; empty means the same as hand size.",
+    )
+    set_distinct_suits = models.BooleanField(
+        default=True, help_text="The cards of a set must all differ in suit (so at most four)."
+    )
+    run_wraps = models.BooleanField(
+        default=False, help_text="A run may turn the corner (K-A-2)."
+    )
+    min_naturals = models.PositiveSmallIntegerField(
+        default=1, help_text="The fewest natural (non-joker) cards a meld must hold, 0 to 3."
+    )
+    no_rediscard_top = models.BooleanField(
+        default=True,
+        help_text="A player who took only the top discard may not throw it back the same turn.",
+    )
+    stock_out = models.CharField(
+        max_length=20,
+        choices=StockOut.choices,
+        default="end",
+        help_text="What happens when a player draws from an empty stock.",
+    )
+    target = models.PositiveIntegerField(
+        default=500, help_text="The game ends when a player's total reaches this score."
+    )
+    must_discard_to_go_out = models.BooleanField(
+        default=False, help_text="Going out needs a final discard; melding every card is refused."
+    )
+    top_discard_must_meld = models.BooleanField(
+        default=False, help_text="Taking only the top discard also obliges the player to meld it."
+    )
+    deep_pickup_new_meld = models.BooleanField(
+        default=False,
+        help_text="The required card of a deeper pickup must start a new meld, not be laid off.",
+    )
+    rummy_call = models.BooleanField(
+        default=False,
+        help_text='Any player may call "Rummy!" on a discard that could have been played.',
+    )
+    winner_must_go_out = models.BooleanField(
+        default=False, help_text="Only a player who went out in the last hand can win the game."
+    )
+    turn_seconds = models.PositiveIntegerField(
+        default=60, help_text="Seconds each turn may take before the server plays it."
+    )
+    time_bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="Extra seconds per player per game, spent once a turn runs out."
+    )
+    max_timeouts = models.PositiveSmallIntegerField(
+        default=3, help_text="Consecutive timeouts after which a player is marked absent."
+    )
+
+    class Meta:
+        ordering = ["-is_preset", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:ruleset", args=[self.slug])
+
+    def rules_dict(self) -> dict[str, Any]:
+        """The configuration as the engine's ``Rules.from_dict`` takes it."""
+        return {name: getattr(self, name) for name in RULE_FIELDS}
+
+    def to_rules(self, overrides: dict[str, Any] | None = None) -> Rules:
+        """The engine configuration, with ``overrides`` applied.
+
+        :raises ConfigError: an override the engine refuses (naming the field).
+        """
+        return Rules.from_dict({**self.rules_dict(), **(overrides or {})})
+
+    def clean(self) -> None:
+        """Refuse whatever the engine refuses, on the field at fault."""
+        try:
+            self.to_rules()
+        except ConfigError as exc:
+            field = exc.field if exc.field in RULE_FIELDS else None
+            raise ValidationError({field: exc.message} if field else exc.message) from exc
+
+
+class Table(models.Model):
+    """A live table: its effective rules, its seats, and the current snapshot of its game.
+
+    ``version`` counts log rows: 0 while players gather, then one more per accepted change.
+    """
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", "Waiting for players"
+        PLAYING = "playing", "Playing"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    ruleset = models.ForeignKey(RuleSet, on_delete=models.PROTECT, related_name="tables")
+    rules = models.JSONField(help_text="The effective configuration, frozen at creation.")
+    overrides = models.JSONField(default=dict, blank=True)
+    seats = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(MIN_PLAYERS), MaxValueValidator(MAX_PLAYERS)]
+    )
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
+    )
+    version = models.PositiveIntegerField(default=0)
+    state = models.JSONField(null=True, blank=True, help_text="The engine's full state.")
+    deals = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Per hand: its number, seed commitment and seed (secret until the hand ends).",
+    )
+    turn_seconds = models.PositiveIntegerField(default=60)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    rated = models.BooleanField(default=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Table {self.pk} ({self.get_status_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    def engine_rules(self) -> Rules:
+        return Rules.from_dict(self.rules)
+
+
+class Seat(models.Model):
+    """A player's seat; ``position`` is the engine's seat order (0 first)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seat_set")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="seats"
+    )
+    position = models.PositiveSmallIntegerField()
+    joined_at = models.DateTimeField(auto_now_add=True)
+    connections = models.PositiveIntegerField(
+        default=0, help_text="Open sockets of this player on this table (shown as connected)."
+    )
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="seat_one_per_user"),
+            models.UniqueConstraint(fields=["table", "position"], name="seat_one_per_position"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at seat {self.position} of table {self.table_id}"
+
+
+class TableEvent(models.Model):
+    """One accepted change, append-only: the log that rebuilds the table.
+
+    ``start`` holds the players and the first hand's seed, ``deal`` a later hand's seed,
+    ``action`` a player's action, ``timeout`` a turn the server played for ``player``.
+    ``events`` are the engine's events, their private parts included; the log API shows those
+    and the seeds only when they are no longer secret.
+    """
+
+    class Kind(models.TextChoices):
+        START = "start", "Start"
+        ACTION = "action", "Action"
+        DEAL = "deal", "Deal"
+        TIMEOUT = "timeout", "Timeout"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
+    version = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        help_text="Who sent it; empty for the server's own changes.",
+    )
+    player = models.CharField(max_length=150, blank=True, help_text="The seat acted for.")
+    action = models.JSONField(null=True, blank=True)
+    client_id = models.CharField(max_length=100, null=True, blank=True)
+    data = models.JSONField(default=dict, blank=True)
+    seed = models.CharField(max_length=100, blank=True)
+    events = models.JSONField(default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="event_one_per_version"),
+            # A repeated client_id is answered from the row it made, never applied twice.
+            models.UniqueConstraint(
+                fields=["table", "actor", "client_id"],
+                condition=models.Q(client_id__isnull=False),
+                name="event_client_id_once",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} v{self.version} {self.kind}"
+
+
+class GameResult(models.Model):
+    """How a finished game ended: placements (ties share a place), totals and every hand."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
+    winner = models.CharField(max_length=150, blank=True)
+    ended = models.CharField(max_length=20, help_text="target or abandoned.")
+    placements = models.JSONField(help_text='[{"player", "user", "place", "score"}] by place.')
+    hands = models.JSONField(help_text="The finished hands as the full state lists them.")
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at"]
+
+    def __str__(self) -> str:
+        return f"result of table {self.table_id}"
