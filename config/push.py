@@ -56,3 +56,22 @@ class ServerLoopMiddleware:
         if _server_loop is None:
             set_server_loop(asyncio.get_running_loop())
         await self.app(scope, receive, send)
+
+
+def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Send each ``(group, message)`` in order, in one hand-over to the layer's loop."""
+    if not messages:
+        return
+    layer = get_channel_layer()
+    if layer is None:
+        raise RuntimeError("CHANNEL_LAYERS has no default layer")
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    loop = _server_loop
+    if loop is not None and loop.is_running() and _running_loop() is not loop:
+        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=PUSH_TIMEOUT_SECONDS)
+    else:
+        async_to_sync(send_all)()

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games.engine.errors import ConfigError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from games.engine.state import GameState
 
 # Every field of the engine's configuration, in the engine's order.
 RULE_FIELDS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
@@ -77,9 +78,7 @@ class RuleSet(models.Model):
     set_distinct_suits = models.BooleanField(
         default=True, help_text="The cards of a set must all differ in suit (so at most four)."
     )
-    run_wraps = models.BooleanField(
-        default=False, help_text="A run may turn the corner (K-A-2)."
-    )
+    run_wraps = models.BooleanField(default=False, help_text="A run may turn the corner (K-A-2).")
     min_naturals = models.PositiveSmallIntegerField(
         default=1, help_text="The fewest natural (non-joker) cards a meld must hold, 0 to 3."
     )
@@ -190,6 +189,10 @@ class Table(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    # The engine state ``state`` was saved from, kept on the instance by the services so that
+    # reads in the same process (the pushes after commit) need not parse the snapshot again.
+    engine_state: GameState | None = None
+
     class Meta:
         ordering = ["-created_at"]
 
@@ -255,7 +258,8 @@ class TableEvent(models.Model):
     )
     player = models.CharField(max_length=150, blank=True, help_text="The seat acted for.")
     action = models.JSONField(null=True, blank=True)
-    client_id = models.CharField(max_length=100, null=True, blank=True)
+    # NULL, not "", for "no client_id": the unique constraint below skips NULLs.
+    client_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
     data = models.JSONField(default=dict, blank=True)
     seed = models.CharField(max_length=100, blank=True)
     events = models.JSONField(default=list, blank=True)

@@ -1,0 +1,222 @@
+"""The tables REST API (PROTOCOL.md): thin views that parse, call one service and serialize.
+
+Reads are open to anyone (anyone may watch); writes need a login. Refusals use the protocol's
+error codes: an action answers 200, 400 ``{"error", "message"}`` or 409 ``stale_version``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.errors import TableError
+from games.models import Table
+from games.selectors import open_tables, table_get, table_log, table_payload, table_seats, view_for
+
+
+class ErrorOutput(serializers.Serializer):
+    error = serializers.CharField()
+    message = serializers.CharField()
+
+
+class StaleOutput(ErrorOutput):
+    version = serializers.IntegerField()
+
+
+class TableOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Table.Status.choices)
+    version = serializers.IntegerField()
+    view = serializers.JSONField(allow_null=True, help_text="Your player view, else the public one")
+    deadline = serializers.DateTimeField(allow_null=True)
+    ruleset = serializers.CharField()
+    rules = serializers.JSONField()
+    overrides = serializers.JSONField()
+    seats = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.CharField())
+    creator = serializers.CharField()
+    turn_seconds = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    url = serializers.CharField()
+
+
+class TableInput(serializers.Serializer):
+    ruleset = serializers.CharField(default="standard")
+    seats = serializers.JSONField(default=4)
+    rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
+    turn_seconds = serializers.JSONField(default=None)
+    rated = serializers.JSONField(default=True)
+
+
+class ActionInput(serializers.Serializer):
+    action = serializers.JSONField()
+    version = serializers.JSONField()
+    client_id = serializers.JSONField(required=False, default=None)
+
+
+class ActionOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    view = serializers.JSONField()
+
+
+class TableApi(APIView):
+    """Anyone may read; only a logged-in user may write."""
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method in ("GET", "HEAD", "OPTIONS"):
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, TableError):
+            return Response(exc.to_dict(), status=exc.status)
+        return super().handle_exception(exc)
+
+    @staticmethod
+    def viewer(request: Request) -> str | None:
+        return request.user.username if request.user.is_authenticated else None
+
+    def table_answer(self, request: Request, table: Table, code: int = 200) -> Response:
+        return Response(table_payload(table, self.viewer(request)), status=code)
+
+
+_ERRORS = {
+    400: OpenApiResponse(ErrorOutput, description="bad_request"),
+    401: OpenApiResponse(ErrorOutput, description="not_authenticated"),
+    404: OpenApiResponse(ErrorOutput, description="not_found"),
+}
+
+
+class TableListApi(TableApi):
+    @extend_schema(
+        operation_id="tables_list",
+        parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Table.Status.choices])],
+        responses={200: TableOutput(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        wanted = request.query_params.get("status", Table.Status.WAITING)
+        if wanted not in Table.Status.values:
+            raise TableError("bad_request", f"status: one of {', '.join(Table.Status.values)}")
+        tables = (
+            open_tables()
+            if wanted == Table.Status.WAITING
+            else Table.objects.filter(status=wanted).select_related("ruleset", "creator")
+        )
+        viewer = self.viewer(request)
+        return Response([table_payload(t, viewer) for t in tables[:100]])
+
+    @extend_schema(
+        operation_id="tables_create",
+        request=TableInput,
+        responses={201: TableOutput, **_ERRORS},
+    )
+    def post(self, request: Request) -> Response:
+        data = TableInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = data.validated_data
+        table = services.table_create(
+            creator=request.user,
+            ruleset=body["ruleset"],
+            seats=body["seats"],
+            overrides=body["rules"],
+            turn_seconds=body["turn_seconds"],
+            rated=body["rated"],
+        )
+        return self.table_answer(request, table, status.HTTP_201_CREATED)
+
+
+class TableDetailApi(TableApi):
+    @extend_schema(operation_id="tables_get", responses={200: TableOutput, 404: _ERRORS[404]})
+    def get(self, request: Request, table_id: int) -> Response:
+        return self.table_answer(request, table_get(table_id))
+
+
+class TableJoinApi(TableApi):
+    @extend_schema(
+        operation_id="tables_join",
+        request=None,
+        responses={
+            200: TableOutput,
+            409: OpenApiResponse(ErrorOutput, description="table_full or already_started"),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        table = services.table_join(table_id=table_id, user=request.user)
+        return self.table_answer(request, table)
+
+
+class TableLeaveApi(TableApi):
+    @extend_schema(
+        operation_id="tables_leave",
+        request=None,
+        responses={
+            200: TableOutput,
+            409: OpenApiResponse(ErrorOutput, description="already_started"),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        return self.table_answer(
+            request, services.table_leave(table_id=table_id, user=request.user)
+        )
+
+
+class TableStartApi(TableApi):
+    @extend_schema(
+        operation_id="tables_start",
+        request=None,
+        responses={
+            200: TableOutput,
+            403: OpenApiResponse(ErrorOutput, description="forbidden: not the creator"),
+            409: OpenApiResponse(ErrorOutput, description="already_started"),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        return self.table_answer(
+            request, services.table_start(table_id=table_id, user=request.user)
+        )
+
+
+class TableActionApi(TableApi):
+    @extend_schema(
+        operation_id="tables_action",
+        request=ActionInput,
+        responses={
+            200: ActionOutput,
+            409: OpenApiResponse(StaleOutput, description="stale_version"),
+            **_ERRORS,
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = ActionInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        body = data.validated_data
+        result = services.table_apply_action(
+            table_id=table_id,
+            user=request.user,
+            action=body["action"],
+            version=body["version"],
+            client_id=body["client_id"],
+        )
+        table = result.table
+        view = view_for(table, result.state, table_seats(table), request.user.username)
+        return Response({"version": result.version, "view": view})
+
+
+class TableLogApi(TableApi):
+    @extend_schema(
+        operation_id="tables_log",
+        responses={200: serializers.ListField(child=serializers.JSONField()), 404: _ERRORS[404]},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        return Response(table_log(table_get(table_id)))

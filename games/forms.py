@@ -1,0 +1,41 @@
+"""The lobby's create-table form: a rule set, seats, the clock, rated, and rule overrides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.models import RuleSet
+from games.services import TURN_SECONDS_MAX
+
+# The overrides the form offers; any other field can be overridden through the API.
+OVERRIDABLE = ("target", "jokers_per_deck", "stock_out", "rummy_call", "must_discard_to_go_out")
+
+
+class TableForm(forms.Form):
+    ruleset = forms.ModelChoiceField(
+        queryset=RuleSet.objects.all(), to_field_name="slug", empty_label=None
+    )
+    seats = forms.TypedChoiceField(
+        choices=[(n, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], coerce=int, initial=4
+    )
+    turn_seconds = forms.IntegerField(
+        min_value=1, max_value=TURN_SECONDS_MAX, initial=60, help_text="Seconds per turn."
+    )
+    rated = forms.BooleanField(required=False, initial=True)
+    target = forms.IntegerField(
+        min_value=1, required=False, help_text="Leave empty for the rule set's target."
+    )
+    jokers_per_deck = forms.IntegerField(min_value=0, max_value=2, required=False)
+    stock_out = forms.ChoiceField(
+        choices=[("", "As the rule set says"), *RuleSet.StockOut.choices], required=False
+    )
+    rummy_call = forms.NullBooleanField(required=False)
+    must_discard_to_go_out = forms.NullBooleanField(required=False)
+
+    def overrides(self) -> dict[str, Any]:
+        """The override fields the player filled in."""
+        data = self.cleaned_data
+        return {k: data[k] for k in OVERRIDABLE if data.get(k) not in (None, "")}

@@ -1,0 +1,64 @@
+"""Pushes of a table's state to its sockets, each person their own view (after commit).
+
+Every socket on a table listens to one group: a seated player's own group, where only their
+player view is sent, or the table's public group (spectators, anonymous visitors). One change
+therefore costs one message per seated player plus one for every spectator together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+
+from config.push import group_send_many
+from games.models import Table
+from games.selectors import SeatInfo, deadline_text, table_seats, table_state, view_for
+
+
+def public_group(table_id: int) -> str:
+    return f"table-{table_id}-public"
+
+
+def seat_group(table_id: int, user_id: int) -> str:
+    return f"table-{table_id}-user-{user_id}"
+
+
+def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> dict[str, Any]:
+    """The WebSocket ``state`` message for ``username`` (None: the public view)."""
+    return {
+        "type": "state",
+        "version": table.version,
+        "view": view_for(table, table_state(table), seats, username),
+        "deadline": deadline_text(table),
+        "status": table.status,
+        "players": [s.username for s in seats],
+        "seats": table.seats,
+    }
+
+
+def push_table(table: Table) -> None:
+    """Send every socket on ``table`` its current view."""
+    seats = table_seats(table)
+    messages = [
+        (
+            seat_group(table.pk, s.user_id),
+            {"type": "table.state", "frame": state_frame(table, seats, s.username)},
+        )
+        for s in seats
+    ]
+    messages.append(
+        (public_group(table.pk), {"type": "table.state", "frame": state_frame(table, seats, None)})
+    )
+    group_send_many(messages)
+
+
+def push_table_id(table_id: int) -> None:
+    table = Table.objects.select_related("ruleset", "creator").filter(pk=table_id).first()
+    if table is not None:
+        push_table(table)
+
+
+def on_commit_table(table: Table) -> None:
+    """Push ``table`` once the current transaction commits (nothing if it rolls back)."""
+    transaction.on_commit(lambda: push_table(table))

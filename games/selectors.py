@@ -1,0 +1,218 @@
+"""Reads of tables: the views each person may see, the REST payloads, the log and the rebuild.
+
+Views come from the engine (``player_view`` / ``public_view``) and gain three things here:
+``deals`` (each hand's seed commitment, and its seed once the hand is over), a ``connected`` flag
+per player, and, in a player's own view, ``legal`` (every action the engine allows them now).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import QuerySet
+
+from games.engine.engine import apply
+from games.engine.legal import legal_actions
+from games.engine.load import state_from_dict
+from games.engine.rules import Rules
+from games.engine.state import GAME_OVER, GameState, deal_next_hand, new_game
+from games.engine.timeout import apply_timeout
+from games.engine.views import full_state, player_view, public_view
+from games.errors import NOT_FOUND, TableError
+from games.models import Seat, Table, TableEvent
+
+# Phases in which the current hand is over, so its seed is no longer secret.
+_OVER = ("hand_over", GAME_OVER)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    user_id: int
+    username: str
+    connected: bool
+
+
+def table_get(table_id: int) -> Table:
+    """The table, or a ``not_found`` TableError (404)."""
+    try:
+        return Table.objects.select_related("ruleset", "creator").get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError(NOT_FOUND, f"no table {table_id}", status=404) from None
+
+
+def table_seats(table: Table) -> list[SeatInfo]:
+    """Who sits where, in seat order, with their connection flag."""
+    rows = Seat.objects.filter(table=table).select_related("user").order_by("position")
+    return [SeatInfo(s.user_id, s.user.username, s.connections > 0) for s in rows]
+
+
+def table_state(table: Table) -> GameState | None:
+    """The engine state of the snapshot, or None before the game starts."""
+    if table.state is None:
+        return None
+    if table.engine_state is None:
+        table.engine_state = state_from_dict(table.state)
+    return table.engine_state
+
+
+def deals_public(table: Table, state: GameState | None) -> list[dict[str, Any]]:
+    """Each dealt hand's commitment; its seed only once that hand is over."""
+    out = []
+    for deal in table.deals:
+        if state is not None and deal["hand"] > state.hand_number:
+            break  # a view rebuilt at an earlier version: later hands were not dealt yet
+        over = state is None or deal["hand"] < state.hand_number or state.phase in _OVER
+        out.append(
+            {
+                "hand": deal["hand"],
+                "commitment": deal["commitment"],
+                "seed": deal["seed"] if over else None,
+            }
+        )
+    return out
+
+
+def view_for(
+    table: Table,
+    state: GameState | None,
+    seats: list[SeatInfo],
+    username: str | None,
+) -> dict[str, Any] | None:
+    """``username``'s view (their player view when seated, else the public view)."""
+    if state is None:
+        return None
+    seated = username is not None and state.seat_of(username) is not None
+    view = player_view(state, username) if seated and username else public_view(state)
+    connected = {s.username: s.connected for s in seats}
+    for player in view["players"]:
+        player["connected"] = connected.get(player["name"], False)
+    view["deals"] = deals_public(table, state)
+    if seated and username:
+        view["legal"] = [a.to_dict() for a in legal_actions(state, username)]
+    return view
+
+
+def deadline_text(table: Table) -> str | None:
+    """The turn deadline as ISO-8601 UTC (``...Z``), or None."""
+    if table.deadline is None:
+        return None
+    return table.deadline.isoformat().replace("+00:00", "Z")
+
+
+def table_payload(
+    table: Table,
+    username: str | None,
+    *,
+    state: GameState | None = None,
+    seats: list[SeatInfo] | None = None,
+) -> dict[str, Any]:
+    """The REST ``table``: PROTOCOL.md's ``id, status, version, view, deadline`` plus the
+    table's setting (rule set, effective rules, seats, players, creator, clock, rated)."""
+    if state is None and table.state is not None:
+        state = table_state(table)
+    seats = table_seats(table) if seats is None else seats
+    payload: dict[str, Any] = {
+        "id": table.pk,
+        "status": table.status,
+        "version": table.version,
+        "view": view_for(table, state, seats, username),
+        "deadline": deadline_text(table),
+        "ruleset": table.ruleset.slug,
+        "rules": table.rules,
+        "overrides": table.overrides,
+        "seats": table.seats,
+        "players": [s.username for s in seats],
+        "creator": table.creator.username,
+        "turn_seconds": table.turn_seconds,
+        "rated": table.rated,
+        "created_at": table.created_at.isoformat().replace("+00:00", "Z"),
+        "url": table.get_absolute_url(),
+    }
+    return payload
+
+
+def open_tables() -> QuerySet[Table]:
+    """Tables still gathering players, newest first (the lobby)."""
+    return (
+        Table.objects.filter(status=Table.Status.WAITING)
+        .select_related("ruleset", "creator")
+        .prefetch_related("seat_set__user")
+    )
+
+
+def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> GameState:
+    if event.kind == TableEvent.Kind.START:
+        return new_game(rules, event.data["players"], seed=event.seed)
+    if state is None:
+        raise ValueError(f"log of table {event.table_id} does not begin with its start")
+    if event.kind == TableEvent.Kind.DEAL:
+        return deal_next_hand(state, seed=event.seed)
+    if event.kind == TableEvent.Kind.TIMEOUT:
+        return apply_timeout(state).state
+    return apply(state, event.player, event.action).state
+
+
+def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
+    """Replay the table's log from its start (up to version ``upto``): the snapshot's truth.
+
+    :raises EngineError: a logged action the engine refuses (the log or engine is corrupt).
+    """
+    rules = Rules.from_dict(table.rules)
+    events = TableEvent.objects.filter(table=table).order_by("version")
+    if upto is not None:
+        events = events.filter(version__lte=upto)
+    state: GameState | None = None
+    for event in events:
+        state = _replay_step(state, event, rules)
+    return state
+
+
+def table_mismatch(table: Table) -> str | None:
+    """None when the snapshot equals the rebuild from the log, else what differs."""
+    rebuilt = table_rebuild(table)
+    snapshot = table.state
+    fresh = None if rebuilt is None else full_state(rebuilt)
+    if fresh == snapshot:
+        return None
+    if fresh is None or snapshot is None:
+        return f"table {table.pk}: snapshot {snapshot is not None}, rebuild {fresh is not None}"
+    keys = sorted(k for k in fresh.keys() | snapshot.keys() if fresh.get(k) != snapshot.get(k))
+    return f"table {table.pk} v{table.version}: snapshot and rebuild differ in {', '.join(keys)}"
+
+
+def _log_entry(event: TableEvent, names: dict[int, str], reveal: bool, over: set[int]) -> dict:
+    entry: dict[str, Any] = {
+        "version": event.version,
+        "kind": event.kind,
+        "player": event.player or None,
+        "actor": names.get(event.actor_id) if event.actor_id else None,
+        "action": event.action,
+        "client_id": event.client_id,
+        "at": event.created_at.isoformat().replace("+00:00", "Z"),
+        **event.data,
+    }
+    hand = event.data.get("hand")
+    if event.seed:
+        entry["seed"] = event.seed if reveal or hand in over else None
+    entry["events"] = [
+        e if reveal else {k: v for k, v in e.items() if k not in e.get("_private", ())}
+        for e in event.events
+    ]
+    for e in entry["events"]:
+        e.pop("_private", None)
+    return entry
+
+
+def table_log(table: Table) -> list[dict[str, Any]]:
+    """The action log as anyone may read it: hidden cards (a stock draw's card) only once the
+    game is over, each hand's seed once that hand is over."""
+    reveal = table.status in (Table.Status.FINISHED, Table.Status.ABORTED)
+    current = table.deals[-1]["hand"] if table.deals else 0
+    state_phase = (table.state or {}).get("phase")
+    over = {d["hand"] for d in table.deals if d["hand"] < current}
+    if state_phase in _OVER:
+        over.add(current)
+    events = TableEvent.objects.filter(table=table).order_by("version")
+    names = {s.user_id: s.user.username for s in table.seat_set.select_related("user")}
+    return [_log_entry(e, names, reveal, over) for e in events]

@@ -1,0 +1,90 @@
+"""Pages: the lobby (open tables and the create-table form) and the table page.
+
+The table page is rendered once by the server and then kept live by ``static/js/table.js`` over
+the WebSocket protocol. Join, leave and start are plain POST forms calling the same services as
+the API.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.errors import TableError
+from games.forms import TableForm
+from games.selectors import open_tables, table_get, table_payload
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables with their rules and seats; a logged-in visitor may create one."""
+    form = TableForm(request.POST or None)
+    if request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"/accounts/login/?next={request.path}")
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                table = services.table_create(
+                    creator=request.user,  # type: ignore[arg-type]
+                    ruleset=data["ruleset"],
+                    seats=data["seats"],
+                    overrides=form.overrides(),
+                    turn_seconds=data["turn_seconds"],
+                    rated=data["rated"],
+                )
+            except TableError as exc:
+                form.add_error(None, exc.message)
+            else:
+                return redirect(table)
+    return render(request, "games/lobby.html", {"form": form, "tables": open_tables()[:50]})
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    try:
+        table = table_get(table_id)
+    except TableError as exc:
+        raise Http404(exc.message) from None
+    viewer = request.user.username if request.user.is_authenticated else None
+    payload = table_payload(table, viewer)
+    return render(
+        request,
+        "games/table.html",
+        {"table": table, "payload": payload, "seated": viewer in payload["players"]},
+    )
+
+
+def _table_post(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+    call = {
+        "join": services.table_join,
+        "leave": services.table_leave,
+        "start": services.table_start,
+    }[action]
+    try:
+        call(table_id=table_id, user=request.user)  # type: ignore[arg-type]
+    except TableError as exc:
+        messages.error(request, exc.message)
+    if action == "leave":
+        return redirect("games:lobby")
+    return redirect("games:table", table_id=table_id)
+
+
+@require_POST
+@login_required
+def table_join(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_post(request, table_id, "join")
+
+
+@require_POST
+@login_required
+def table_leave(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_post(request, table_id, "leave")
+
+
+@require_POST
+@login_required
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _table_post(request, table_id, "start")
