@@ -1,0 +1,196 @@
+"""The admin: rule sets are edited here; tables, their log and results are only viewed.
+
+Tables change only through ``games.services`` (which holds the row lock and writes the log), so
+their admins are view-only. Presets mirror the engine's ``PRESETS``: their slug and rules are
+read-only and they cannot be deleted. A rule set some table uses is protected by the database
+(``on_delete=PROTECT``), and the admin's delete page lists the tables in the way.
+"""
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.http import HttpRequest
+
+from games.engine.errors import ConfigError
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from games.models import RULE_FIELDS, GameResult, RuleSet, Seat, Table, TableEvent
+
+
+def deal_refusals(rules: Rules) -> dict[int, ConfigError]:
+    """Why ``rules`` cannot deal, for each table size (2 to 8 players) it cannot deal to."""
+    refusals = {}
+    for players in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+        try:
+            rules.check_players(players)
+        except ConfigError as exc:
+            refusals[players] = exc
+    return refusals
+
+
+class RuleSetForm(forms.ModelForm):
+    """Refuses a configuration that cannot deal to any table size, on the fields at fault.
+
+    The model's own ``clean`` (run after this) refuses what the engine refuses field by field.
+    Dealing depends on the player count, so a set that fits some table sizes is accepted (a
+    table of another size is refused when it is created); one that fits none is refused here.
+    """
+
+    class Meta:
+        model = RuleSet
+        fields = ["slug", "name", "description", *RULE_FIELDS]
+
+    def clean(self) -> dict[str, Any]:
+        data: dict[str, Any] = super().clean()
+        if not all(name in data for name in RULE_FIELDS):
+            return data  # a field is already in error, or read-only (a preset)
+        try:
+            rules = Rules.from_dict({name: data[name] for name in RULE_FIELDS})
+        except ConfigError:
+            return data  # the model's clean names the field
+        refusals = deal_refusals(rules)
+        if len(refusals) == MAX_PLAYERS - MIN_PLAYERS + 1:
+            # Each blocking field once, with its refusal at the smallest table it blocks.
+            errors: dict[str, str] = {}
+            for exc in refusals.values():
+                errors.setdefault(exc.field, exc.message)
+            for field, message in errors.items():
+                self.add_error(field, f"No table can be dealt: {message}")
+        return data
+
+
+@admin.register(RuleSet)
+class RuleSetAdmin(admin.ModelAdmin):
+    form = RuleSetForm
+    list_display = ["name", "slug", "is_preset", "values", "jokers_per_deck", "target"]
+    list_filter = ["is_preset", "values"]
+    search_fields = ["name", "slug", "description"]
+    fieldsets = [
+        ("Name", {"fields": ["slug", "name", "description", "is_preset"]}),
+        (
+            "Deck and deal",
+            {
+                "fields": [
+                    "jokers_per_deck",
+                    "two_decks_from",
+                    "hand_size_two",
+                    "hand_size",
+                    "hand_size_five_plus",
+                    "table_sizes",
+                ]
+            },
+        ),
+        ("Scoring", {"fields": ["values", "low_ace", "target", "winner_must_go_out"]}),
+        ("Melds", {"fields": ["set_distinct_suits", "run_wraps", "min_naturals"]}),
+        (
+            "Turn",
+            {
+                "fields": [
+                    "no_rediscard_top",
+                    "stock_out",
+                    "must_discard_to_go_out",
+                    "top_discard_must_meld",
+                    "deep_pickup_new_meld",
+                    "rummy_call",
+                ]
+            },
+        ),
+        ("Clock", {"fields": ["turn_seconds", "time_bank_seconds", "max_timeouts"]}),
+    ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: RuleSet | None = None) -> list[str]:
+        fixed = ["is_preset", "table_sizes"]
+        if obj is not None and obj.is_preset:
+            # A preset must stay equal to the engine's preset of the same name.
+            return [*fixed, "slug", *RULE_FIELDS]
+        return fixed
+
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: RuleSet | None = None
+    ) -> dict[str, list[str]]:
+        # Only a new set's slug follows its name; a saved slug is in links and API calls.
+        return {"slug": ["name"]} if obj is None else {}
+
+    def has_delete_permission(self, request: HttpRequest, obj: RuleSet | None = None) -> bool:
+        if obj is not None and obj.is_preset:
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def get_deleted_objects(
+        self, objs: Any, request: HttpRequest
+    ) -> tuple[list[Any], dict[str, int], set[str], list[Any]]:
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        # Tables are view-only, so Django reports the tables a rule set protects as a missing
+        # delete permission and hides the list; show them as the protected objects they are.
+        if protected:
+            perms_needed.discard(Table._meta.verbose_name)
+        if any(ruleset.is_preset for ruleset in objs):
+            perms_needed.discard(RuleSet._meta.verbose_name)
+            perms_needed.add("preset rule set")
+        return deleted, counts, perms_needed, protected
+
+    @admin.display(description="Table sizes it can deal")
+    def table_sizes(self, obj: RuleSet) -> str:
+        if obj.pk is None:
+            return "Shown once saved."
+        try:
+            refusals = deal_refusals(obj.to_rules())
+        except ConfigError as exc:
+            return f"None ({exc})"
+        sizes = [n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if n not in refusals]
+        return ", ".join(map(str, sizes)) + " players" if sizes else "None"
+
+
+class ViewOnlyAdmin(admin.ModelAdmin):
+    """View only: these rows change through games.services alone."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ["position", "user", "joined_at", "connections"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Table)
+class TableAdmin(ViewOnlyAdmin):
+    list_display = ["id", "status", "seats", "ruleset", "creator", "version", "created_at"]
+    list_filter = ["status", "rated"]
+    list_select_related = ["ruleset", "creator"]
+    search_fields = ["creator__username", "seat_set__user__username"]
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+
+
+@admin.register(TableEvent)
+class TableEventAdmin(ViewOnlyAdmin):
+    list_display = ["table", "version", "kind", "player", "actor", "created_at"]
+    list_filter = ["kind"]
+    list_select_related = ["table", "actor"]
+    search_fields = ["player", "actor__username"]
+    # The newest tables first, each table's log in order.
+    ordering = ["-table_id", "version"]
+
+
+@admin.register(GameResult)
+class GameResultAdmin(ViewOnlyAdmin):
+    list_display = ["table", "winner", "ended", "finished_at"]
+    list_filter = ["ended"]
+    list_select_related = ["table"]
+    search_fields = ["winner"]
