@@ -15,19 +15,26 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.serializers import ErrorOutput
 from games import services
 from games.errors import TableError
 from games.models import Table
 from games.selectors import open_tables, table_get, table_log, table_payload, table_seats, view_for
 
 
-class ErrorOutput(serializers.Serializer):
-    error = serializers.CharField()
-    message = serializers.CharField()
-
-
-class StaleOutput(ErrorOutput):
+class StaleVersionOutput(ErrorOutput):
     version = serializers.IntegerField()
+
+
+class LogEntryOutput(serializers.Serializer):
+    version = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=["start", "action", "deal", "timeout"])
+    player = serializers.CharField(allow_null=True)
+    actor = serializers.CharField(allow_null=True)
+    action = serializers.JSONField(allow_null=True)
+    client_id = serializers.CharField(allow_null=True)
+    at = serializers.DateTimeField()
+    events = serializers.JSONField(help_text="The engine's events; hidden cards after the game")
 
 
 class TableOutput(serializers.Serializer):
@@ -193,7 +200,7 @@ class TableActionApi(TableApi):
         request=ActionInput,
         responses={
             200: ActionOutput,
-            409: OpenApiResponse(StaleOutput, description="stale_version"),
+            409: OpenApiResponse(StaleVersionOutput, description="stale_version"),
             **_ERRORS,
         },
     )
@@ -216,7 +223,7 @@ class TableActionApi(TableApi):
 class TableLogApi(TableApi):
     @extend_schema(
         operation_id="tables_log",
-        responses={200: serializers.ListField(child=serializers.JSONField()), 404: _ERRORS[404]},
+        responses={200: LogEntryOutput(many=True), 404: _ERRORS[404]},
     )
     def get(self, request: Request, table_id: int) -> Response:
         return Response(table_log(table_get(table_id)))

@@ -189,9 +189,10 @@ class Table(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
-    # The engine state ``state`` was saved from, kept on the instance by the services so that
-    # reads in the same process (the pushes after commit) need not parse the snapshot again.
-    engine_state: GameState | None = None
+    # ``(version, engine state)`` of the snapshot, kept on the instance by the services so that
+    # reads in the same process (the pushes after commit) need not parse it again. Keyed by
+    # version because ``refresh_from_db`` reloads ``state`` but not this.
+    engine_cache: tuple[int, GameState] | None = None
 
     class Meta:
         ordering = ["-created_at"]

@@ -51,9 +51,10 @@ def table_state(table: Table) -> GameState | None:
     """The engine state of the snapshot, or None before the game starts."""
     if table.state is None:
         return None
-    if table.engine_state is None:
-        table.engine_state = state_from_dict(table.state)
-    return table.engine_state
+    cached = table.engine_cache
+    if cached is None or cached[0] != table.version:
+        cached = table.engine_cache = (table.version, state_from_dict(table.state))
+    return cached[1]
 
 
 def deals_public(table: Table, state: GameState | None) -> list[dict[str, Any]]:
@@ -170,7 +171,7 @@ def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
 
 def table_mismatch(table: Table) -> str | None:
     """None when the snapshot equals the rebuild from the log, else what differs."""
-    rebuilt = table_rebuild(table)
+    rebuilt = table_rebuild(table, upto=table.version)
     snapshot = table.state
     fresh = None if rebuilt is None else full_state(rebuilt)
     if fresh == snapshot:

@@ -402,7 +402,7 @@ def _record(
     before = table.state
     table.version += 1
     table.state = full_state(state)
-    table.engine_state = state  # spares the pushes after commit from parsing the snapshot
+    table.engine_cache = (table.version, state)  # the pushes after commit need not parse it
     if _turn_changed(before, table.state):
         table.deadline = timezone.now() + timedelta(seconds=table.turn_seconds)
     if state.turn is None:

@@ -52,3 +52,39 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+_DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup_tables"}
+
+
+def _uses_database(item: pytest.Item) -> bool:
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(names & _DB_FIXTURES) or item.get_closest_marker("django_db") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """After every test that used the database: each table's snapshot equals its log replayed.
+
+    This is the replay test of STYLE.md principle 7, run over every game the suite plays (REST,
+    WebSocket, browser), so a service that saved a snapshot its log cannot reproduce fails the
+    test that made it. It runs before the test's database is torn down.
+    """
+    result = yield
+    if settings.configured and _uses_database(item):
+        from django.db import DatabaseError, connection
+
+        from games.models import Table
+        from games.selectors import table_mismatch
+
+        # A test may leave the database unusable on purpose (a refused connection, a failed
+        # transaction it expected): there is then nothing it can have played to check.
+        if connection.needs_rollback:
+            return result
+        try:
+            tables = list(Table.objects.filter(state__isnull=False))
+        except DatabaseError:
+            return result
+        problems = [p for p in map(table_mismatch, tables) if p]
+        assert not problems, "; ".join(problems)
+    return result

@@ -96,6 +96,15 @@ else:
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": env("SQLITE_PATH", default=str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                # SQLite has no row locks, so select_for_update is a no-op there. IMMEDIATE takes
+                # the database's write lock when a transaction begins: one writer at a time, as
+                # the table row lock gives on PostgreSQL, and no "database is locked" failure
+                # when two deferred transactions both try to upgrade from reading to writing.
+                "transaction_mode": "IMMEDIATE",
+                # Seconds a writer waits for the lock before giving up.
+                "timeout": 20,
+            },
         }
     }
 
