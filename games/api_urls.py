@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games import apis, ruleset_views
+import games.apis as apis
+import games.ruleset_views as ruleset_views
 
 urlpatterns = [
     path("rulesets/", ruleset_views.RuleSetListApi.as_view(), name="api-rulesets"),

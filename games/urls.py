@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games import ruleset_views, views
+import games.ruleset_views as ruleset_views
+import games.views as views
 
 app_name = "games"
 
