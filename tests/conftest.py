@@ -1,5 +1,6 @@
 """Suite-wide setup: the services check and a clean cache for every test."""
 
+import importlib
 import os
 import socket
 from collections.abc import Iterator
@@ -52,6 +53,25 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+def _transactional(request: pytest.FixtureRequest) -> bool:
+    marker = request.node.get_closest_marker("django_db")
+    if marker is not None and (marker.kwargs.get("transaction") or marker.args[:1] == (True,)):
+        return True
+    return bool({"transactional_db", "live_server"} & set(request.fixturenames))
+
+
+@pytest.fixture(autouse=True)
+def _rule_set_presets(request: pytest.FixtureRequest) -> None:
+    """A transactional test starts from a flushed database: bring back the preset rule sets,
+    which a data migration made (every other test sees them through its rolled-back copy)."""
+    if not settings.configured or not _transactional(request):
+        return
+    request.getfixturevalue("transactional_db")
+    from django.apps import apps
+
+    importlib.import_module("games.migrations.0002_presets").create_presets(apps, None)
 
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup_tables"}

@@ -12,3 +12,14 @@ CELERY_WORKER_EMBEDDED = False
 # Local to the test process, so clearing it between tests never touches a shared Redis.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    import os
+    import tempfile
+
+    # A file, not memory: threads (race tests, live servers) then share one database with real
+    # locking. A shared-cache memory database fails at once with "table is locked" instead of
+    # waiting for the IMMEDIATE write lock. One file per process, removed after the run.
+    DATABASES["default"]["TEST"] = {
+        "NAME": os.path.join(tempfile.gettempdir(), f"rummy-test-{os.getpid()}.sqlite3")
+    }

@@ -1,0 +1,104 @@
+"""Two requests racing on one table: the row lock lets exactly one change it.
+
+These run in real threads with their own database connections, so they need committed data
+(``transactional_db``). On PostgreSQL the lock is the table row's ``SELECT ... FOR UPDATE``; on
+SQLite, the database-wide write lock that an IMMEDIATE transaction takes.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games import services
+from games.errors import TableError
+from games.models import Table, TableEvent
+from tests.games.tables import players, started_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DRAW = {"type": "draw", "source": "stock"}
+
+
+def race(calls: list[Callable[[], Any]]) -> list[Any]:
+    """Run ``calls`` at once (released together by a barrier); each result or exception."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(timeout=10)
+            results[i] = calls[i]()
+        except Exception as exc:  # the race's loser is a result, not a crash
+            results[i] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    return results
+
+
+def test_two_actions_at_the_same_version_exactly_one_wins() -> None:
+    ann, bob = players("ann", "bob")
+    table = started_table([ann, bob])
+
+    def draw(client_id: str) -> Callable[[], Any]:
+        return lambda: services.table_apply_action(
+            table_id=table.pk, user=ann, action=DRAW, version=1, client_id=client_id
+        )
+
+    for _ in range(3):
+        results = race([draw("a"), draw("b")])
+        won = [r for r in results if isinstance(r, services.ActionResult)]
+        lost = [r for r in results if isinstance(r, TableError)]
+        assert len(won) == 1 and len(lost) == 1, results
+        assert lost[0].code == "stale_version" and lost[0].extra == {"version": 2}
+        assert won[0].version == 2
+        table.refresh_from_db()
+        assert table.version == 2
+        assert TableEvent.objects.filter(table=table).count() == 2
+        # Start again from a fresh table for the next round.
+        table = started_table(players(*(f"p{table.pk}{n}" for n in "xy")))
+        ann = table.seat_set.get(position=0).user
+
+
+def test_the_same_client_id_twice_at_once_is_applied_once() -> None:
+    ann, bob = players("ann", "bob")
+    table = started_table([ann, bob])
+
+    def draw() -> Any:
+        return services.table_apply_action(
+            table_id=table.pk, user=ann, action=DRAW, version=1, client_id="same"
+        )
+
+    results = race([draw, draw, draw])
+    assert all(isinstance(r, services.ActionResult) for r in results), results
+    assert sorted(r.repeated for r in results) == [False, True, True]
+    assert {r.version for r in results} == {2}
+    assert {str(r.state) for r in results} == {str(results[0].state)}
+    table = Table.objects.get(pk=table.pk)
+    assert table.version == 2
+    assert TableEvent.objects.filter(table=table, client_id="same").count() == 1
+
+
+def test_joins_racing_for_the_last_seat_seat_exactly_one() -> None:
+    ann, bob, cid = players("ann", "bob", "cid")
+    table = services.table_create(creator=ann, ruleset="standard", seats=2)
+    results = race(
+        [
+            lambda: services.table_join(table_id=table.pk, user=bob),
+            lambda: services.table_join(table_id=table.pk, user=cid),
+        ]
+    )
+    errors = [r for r in results if isinstance(r, TableError)]
+    assert len(errors) == 1 and errors[0].code in ("already_started", "table_full")
+    table.refresh_from_db()
+    assert table.status == "playing" and table.seat_set.count() == 2
