@@ -73,9 +73,10 @@ def _repeat(table: Table, done: TableEvent) -> ActionResult:
 def _locked(table_id: int) -> Table:
     """The table row, locked until the transaction ends. Call inside ``transaction.atomic``."""
     try:
-        return (
-            Table.objects.select_for_update().select_related("ruleset", "creator").get(pk=table_id)
-        )
+        # of=("self",): lock the table row only, never the joined rule set or creator rows,
+        # which other tables share.
+        tables = Table.objects.select_for_update(of=("self",)).select_related("ruleset", "creator")
+        return tables.get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("not_found", f"no table {table_id}", status=404) from None
 
