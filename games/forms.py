@@ -12,6 +12,8 @@ from games.services import TURN_SECONDS_MAX
 
 # The overrides the form offers; any other field can be overridden through the API.
 OVERRIDABLE = ("target", "jokers_per_deck", "stock_out", "rummy_call", "must_discard_to_go_out")
+# A house-rule switch: empty keeps the rule set's choice (NullBooleanField reads "true"/"false").
+_AS_RULESET = [("", "As the rule set says"), ("true", "Yes"), ("false", "No")]
 
 
 class TableForm(forms.Form):
@@ -32,8 +34,10 @@ class TableForm(forms.Form):
     stock_out = forms.ChoiceField(
         choices=[("", "As the rule set says"), *RuleSet.StockOut.choices], required=False
     )
-    rummy_call = forms.NullBooleanField(required=False)
-    must_discard_to_go_out = forms.NullBooleanField(required=False)
+    rummy_call = forms.NullBooleanField(required=False, widget=forms.Select(choices=_AS_RULESET))
+    must_discard_to_go_out = forms.NullBooleanField(
+        required=False, widget=forms.Select(choices=_AS_RULESET)
+    )
 
     def overrides(self) -> dict[str, Any]:
         """The override fields the player filled in."""

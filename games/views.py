@@ -7,6 +7,8 @@ the API.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,9 +16,35 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import services
+from games.engine.rules import MIN_PLAYERS, Rules
 from games.errors import TableError
 from games.forms import TableForm
+from games.models import Table
 from games.selectors import open_tables, table_get, table_payload
+
+# The house rules of RULES.md, as the lobby names those a table plays with.
+HOUSE_RULES = {
+    "must_discard_to_go_out": "must discard to go out",
+    "top_discard_must_meld": "taken top discard must be melded",
+    "deep_pickup_new_meld": "deep pickups start a new meld",
+    "rummy_call": "Rummy! calls",
+    "winner_must_go_out": "winner must go out",
+}
+LOBBY_SIZE = 50
+
+
+def lobby_row(table: Table) -> dict[str, Any]:
+    """What the lobby shows of an open table: its rules in brief and who sits there."""
+    rules = Rules.from_dict(table.rules)
+    sentences = rules.summary()
+    # Target, cards and jokers, card values: the summary's first, second and fourth sentences.
+    brief = " ".join(sentences[i] for i in (0, 1, 3))
+    return {
+        "table": table,
+        "summary": brief,
+        "house": [label for name, label in HOUSE_RULES.items() if getattr(rules, name)],
+        "players": [seat.user.username for seat in table.seat_set.all()],
+    }
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -40,7 +68,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc.message)
             else:
                 return redirect(table)
-    return render(request, "games/lobby.html", {"form": form, "tables": open_tables()[:50]})
+    rows = [lobby_row(t) for t in open_tables()[:LOBBY_SIZE]]
+    return render(request, "games/lobby.html", {"form": form, "rows": rows})
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
@@ -50,11 +79,20 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         raise Http404(exc.message) from None
     viewer = request.user.username if request.user.is_authenticated else None
     payload = table_payload(table, viewer)
-    return render(
-        request,
-        "games/table.html",
-        {"table": table, "payload": payload, "seated": viewer in payload["players"]},
-    )
+    players = payload["players"]
+    waiting = table.status == Table.Status.WAITING
+    context = {
+        "table": table,
+        "payload": payload,
+        "seated": viewer in players,
+        # The first render of the join and start forms; table.js keeps them up to date.
+        "can_join": waiting
+        and viewer is not None
+        and viewer not in players
+        and len(players) < table.seats,
+        "can_start": waiting and viewer == payload["creator"] and len(players) >= MIN_PLAYERS,
+    }
+    return render(request, "games/table.html", context)
 
 
 def _table_post(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
