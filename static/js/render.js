@@ -120,8 +120,9 @@ export function scores(view) {
 }
 
 /** Each hand's commitment, and its seed with the command that re-deals it once revealed. */
-export function deals(view) {
+export function deals(view, rules) {
   const names = view.players.map((p) => p.name).join(",");
+  const options = rules ? ` --rules '${JSON.stringify(rules)}'` : "";
   return view.deals.map((d) =>
     el(
       "li",
@@ -129,7 +130,7 @@ export function deals(view) {
       `Hand ${d.hand}: commitment `,
       el("code", { class: "hex" }, d.commitment),
       d.seed
-        ? [", seed ", el("code", { class: "hex" }, d.seed), el("br"), el("code", { class: "command" }, `python -m games.engine verify-deal ${d.seed} ${names} ${d.hand}`)]
+        ? [", seed ", el("code", { class: "hex" }, d.seed), el("br"), el("code", { class: "command" }, `python -m games.engine verify-deal ${d.seed} ${names} ${d.hand}${options}`)]
         : " (the seed is shown once the hand is over)",
     ),
   );

@@ -145,15 +145,15 @@ function renderGame(view) {
     ),
   );
   if (view.melds.length === 0) $("melds").append(draw.el("li", { class: "empty" }, "No meld yet."));
-  for (const id of ["hand-panel", "draw-stock", "take", "pile-hint", "melds-hint"]) $(id).hidden = !player;
+  const over = view.phase === "game_over";
+  for (const id of ["hand-panel", "draw-stock", "take", "pile-hint", "melds-hint"]) $(id).hidden = !player || over;
   if (player) renderHand(view);
   const can = choices(view);
   for (const name of ["meld", "layoff", "discard", "rummy"]) $(name).disabled = !can[name];
   $("draw-stock").disabled = !can.draw;
   $("take").disabled = !can.take;
   $("scores").replaceChildren(...draw.scores(view));
-  $("deal-list").replaceChildren(...draw.deals(view));
-  const over = view.phase === "game_over";
+  $("deal-list").replaceChildren(...draw.deals(view, ui.frame.rules));
   $("result").hidden = !over;
   if (over) {
     $("winner").textContent = view.winner ? `${view.winner} wins.` : "";
