@@ -18,7 +18,7 @@ _AS_RULESET = [("", "As the rule set says"), ("true", "Yes"), ("false", "No")]
 
 class TableForm(forms.Form):
     ruleset = forms.ModelChoiceField(
-        queryset=RuleSet.objects.all(), to_field_name="slug", empty_label=None
+        queryset=RuleSet.objects.all(), to_field_name="slug", empty_label=None, initial="standard"
     )
     seats = forms.TypedChoiceField(
         choices=[(n, n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)], coerce=int, initial=4

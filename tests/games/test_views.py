@@ -58,6 +58,7 @@ def test_lobby_lists_open_tables_and_not_started_ones(client: Client) -> None:
     assert "1/3 taken: ann" in page
     assert "seconds per turn" in page
     assert f'action="/tables/{open_table.pk}/join/"' in page
+    assert '<option value="standard" selected>' in page  # the create form starts on it
 
 
 def test_lobby_offers_no_join_to_a_seated_player(client: Client) -> None:
