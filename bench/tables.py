@@ -1,0 +1,718 @@
+"""Live tables over real WebSockets in full mode: prints one JSON object of figures on stdout.
+
+Run from the repository root: ``python bench/tables.py [--tables N] [--flat-tables N]
+[--duration S] [--quick | --max]``. It needs PostgreSQL and Redis (``--pg``, ``--redis``); when
+either does not answer it prints ``{"bench": "tables", "skipped": reason}`` and exits 0.
+
+Everything is started and stopped here: a fresh database (dropped at the end), a flushed Redis
+database, the migrations, users with API tokens and four-seat tables (started: the fourth join
+deals) made through ``games.services``, then ``uvicorn --workers 2`` on ``bench.echo_asgi`` (the
+site plus a bare echo consumer, so tables and echo are measured on one server in one run).
+
+Phases, each on sockets of its own, measured for ``--duration`` seconds:
+- ``flat_out``: ``--flat-tables`` tables; the player to move acts as soon as their state arrives.
+- ``human_pace``: ``--tables`` tables; each table acts once every 2 s (starts staggered).
+- ``echo`` / ``echo_flat_out``: as many sockets to ``/ws/echo/``, in groups of four taking turns,
+  one small JSON message in flight per group, at 2 s a group / flat out.
+
+A bot acts from its own view's ``legal`` list: a draw from the stock, then the first discard. Hands
+therefore end when the stock runs out, nobody reaches the target, and the load stays steady. A
+round trip is an action sent until the sender's own next ``state`` with a higher version. The bots
+run in this process on the same two cores as the server, PostgreSQL and Redis (see ``cpu``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import platform
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SEATS = 4
+PACE_SECONDS = 2.0  # the issue's human pace: one action per table every 2 s
+LOST_SECONDS = 10.0  # an action unanswered this long counts as lost (then the bot resyncs)
+SETTLE_QUIET_SECONDS = 0.5  # connection pushes are over when no frame came for this long
+DB_NAME = "rummy_bench"
+APP = "bench.echo_asgi:application"
+SERVER = "uvicorn --workers {workers} --lifespan off (uvloop, httptools, websockets)"
+NOTE = (
+    "One two-core machine: the bot clients, PostgreSQL and Redis share the cores with the server. "
+    "Figures are a floor for a server with the cores to itself."
+)
+
+
+# --- Services: database, Redis, Django, the server --------------------------------------------
+
+
+def with_path(url: str, path: str) -> str:
+    return urlsplit(url)._replace(path=path).geturl()
+
+
+def unreachable(pg_url: str, redis_url: str) -> str | None:
+    import psycopg
+    import redis
+
+    try:
+        psycopg.connect(with_path(pg_url, "/postgres"), connect_timeout=3).close()
+        redis.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except Exception as exc:  # any failure means the full mode cannot run here
+        return f"PostgreSQL at {pg_url} or Redis at {redis_url} does not answer ({exc})"
+    return None
+
+
+@contextlib.contextmanager
+def fresh_database(pg_url: str, name: str) -> Iterator[str]:
+    """An empty database ``name`` (any old one dropped first), dropped again at the end."""
+    import psycopg
+    from psycopg import sql
+
+    def run(statement: sql.Composed) -> None:
+        with psycopg.connect(with_path(pg_url, "/postgres"), autocommit=True) as conn:
+            conn.execute(statement)
+
+    drop = sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+    run(drop)
+    run(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield with_path(pg_url, f"/{name}")
+    finally:
+        run(drop)
+
+
+def service_env(db_url: str, redis_url: str) -> dict[str, str]:
+    """The environment of the full mode, whatever the calling shell points at."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+    env.pop("SQLITE_PATH", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        DATABASE_URL=db_url,
+        REDIS_URL=redis_url,
+        DJANGO_DEBUG="false",
+        DJANGO_SECRET_KEY="bench-only-" + "k" * 50,
+        DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
+        DJANGO_LOG_LEVEL="WARNING",
+        PYTHONPATH=str(ROOT),
+    )
+    return env
+
+
+def prepare(env: dict[str, str], tables: int) -> list[tuple[int, list[str]]]:
+    """Migrate, set Django up in this process and make ``tables`` started four-seat tables."""
+    import redis
+
+    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
+    migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
+    subprocess.run(migrate, cwd=ROOT, env=env, check=True)
+    os.environ.clear()
+    os.environ.update(env)
+    import django
+
+    django.setup()
+    made = populate(tables)
+    from django.db import connections
+
+    connections.close_all()
+    return made
+
+
+def populate(count: int) -> list[tuple[int, list[str]]]:
+    """``count`` started tables, each ``(id, [the four players' token keys])``.
+
+    Users are made in bulk with unusable passwords: hashing 2,000 passwords would take minutes.
+    """
+    from rest_framework.authtoken.models import Token
+
+    from accounts.models import User
+    from games import services
+    from games.models import RuleSet
+
+    # The presets migration makes it; the model's defaults are the standard rules otherwise.
+    RuleSet.objects.get_or_create(slug="standard", defaults={"name": "Standard"})
+    users = [User(username=f"bot{i:05d}") for i in range(count * SEATS)]
+    for user in users:
+        user.set_unusable_password()
+    users = User.objects.bulk_create(users, batch_size=1000)
+    tokens = [Token(key=Token.generate_key(), user=u) for u in users]
+    keys = {t.user_id: t.key for t in Token.objects.bulk_create(tokens, batch_size=1000)}
+    made = []
+    for n in range(count):
+        seated = users[n * SEATS : (n + 1) * SEATS]
+        table = services.table_create(
+            creator=seated[0],
+            ruleset="standard",
+            seats=SEATS,
+            turn_seconds=services.TURN_SECONDS_MAX,
+            rated=False,
+        )
+        for user in seated[1:]:
+            services.table_join(table_id=table.pk, user=user)
+        made.append((table.pk, [keys[u.pk] for u in seated]))
+    return made
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def server(env: dict[str, str], port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
+    """uvicorn serving ``APP``, healthy, until the block ends."""
+    command = [
+        *[sys.executable, "-m", "uvicorn", APP],
+        *["--workers", str(workers), "--host", "127.0.0.1", "--port", str(port)],
+        *["--log-level", "warning", "--lifespan", "off"],
+    ]
+    proc = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+    try:
+        wait_healthy(proc, f"http://127.0.0.1:{port}/healthz")
+        yield proc
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group this script started, nothing else
+            proc.wait()
+
+
+def wait_healthy(proc: subprocess.Popen[bytes], url: str, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited with {proc.returncode} before it was healthy")
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=5) as answer:
+            if answer.status == 200:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} was not healthy within {timeout:.0f} s")
+
+
+# --- CPU accounting ----------------------------------------------------------------------------
+
+
+def process_cpu(server: int) -> dict[int, tuple[str, float]]:
+    """Per process: ``server`` (uvicorn and its workers) or ``services`` (PostgreSQL, Redis),
+    and its CPU seconds (user + system) so far."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            name, rest = (entry / "stat").read_text().rsplit(")", 1)
+        except OSError:
+            continue
+        fields = rest.split()
+        seconds = (int(fields[11]) + int(fields[12])) / tick
+        if int(entry.name) == server or int(fields[1]) == server:
+            out[int(entry.name)] = ("server", seconds)
+        elif name.endswith(("(postgres", "(redis-server")):
+            out[int(entry.name)] = ("services", seconds)
+    return out
+
+
+def machine_cpu() -> tuple[float, float]:
+    """Busy and total CPU seconds of every core since boot."""
+    tick = os.sysconf("SC_CLK_TCK")
+    values = [int(v) / tick for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values) - idle, sum(values)
+
+
+def connections_per_worker(server: int, port: int) -> list[int]:
+    """Established connections to ``port`` held by each worker: how evenly the kernel spread
+    the bots' sockets over the processes."""
+    ours = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for row in Path(table).read_text().splitlines()[1:]:
+                cols = row.split()
+                if int(cols[1].rsplit(":", 1)[1], 16) == port and cols[3] == "01":
+                    ours.add(f"socket:[{cols[9]}]")
+    counts = []
+    for pid, (kind, _) in process_cpu(server).items():
+        if kind == "server" and pid != server:
+            with contextlib.suppress(OSError):
+                links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
+                counts.append(sum(link in ours for link in links))
+    return sorted((c for c in counts if c), reverse=True)
+
+
+def redis_calls(url: str) -> int:
+    """Commands the Redis server has run (all its clients: other users of it count too)."""
+    import redis
+
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return sum(int(v["calls"]) for v in stats.values())
+
+
+class Meter:
+    """What a phase cost: CPU seconds of the server workers, the bots, PostgreSQL + Redis and
+    the rest of the machine (other processes, kernel work charged to none), Redis commands."""
+
+    def __init__(self, server_pid: int, port: int, redis_url: str) -> None:
+        self.server_pid, self.redis_url = server_pid, redis_url
+        self.procs = process_cpu(server_pid)
+        self.bots = time.process_time()
+        self.machine = machine_cpu()
+        self.redis = redis_calls(redis_url)
+        self.connections = connections_per_worker(server_pid, port)
+
+    def figures(self, done: int) -> dict[str, Any]:
+        spent = {"server": 0.0, "services": 0.0}
+        for pid, (kind, seconds) in process_cpu(self.server_pid).items():
+            spent[kind] += seconds - self.procs.get(pid, (kind, 0.0))[1]  # new ones: all of it
+        bots = time.process_time() - self.bots
+        busy, total = (b - a for a, b in zip(self.machine, machine_cpu(), strict=True))
+        rest = busy - spent["server"] - spent["services"] - bots
+        per = 1 / done if done else math.nan
+        return {
+            "server_workers_s": round(spent["server"], 2),
+            "bots_s": round(bots, 2),
+            "postgres_redis_s": round(spent["services"], 2),
+            "rest_of_machine_s": round(max(0.0, rest), 2),
+            "machine_busy_pct": round(100 * busy / max(total, 1e-9), 1),
+            "connections_per_worker": self.connections,
+            "server_ms_per_message": round(1000 * spent["server"] * per, 3) if done else None,
+            "redis_commands_per_message": (
+                round((redis_calls(self.redis_url) - self.redis) * per, 1) if done else None
+            ),
+        }
+
+
+# --- Bots --------------------------------------------------------------------------------------
+
+
+def percentile(sorted_ms: list[float], p: float) -> float | None:
+    """Nearest-rank percentile of an ascending list."""
+    if not sorted_ms:
+        return None
+    return round(sorted_ms[max(0, math.ceil(p / 100 * len(sorted_ms)) - 1)], 2)
+
+
+def choose(view: dict[str, Any], attempt: int = 0) -> dict[str, Any] | None:
+    """A draw from the stock, else the first discard, else any legal action; after a refusal
+    (``attempt`` > 0) the next one along, so a bot never repeats a refused action forever."""
+    legal = view.get("legal") or []
+    draws = [a for a in legal if a.get("type") == "draw" and a.get("source") == "stock"]
+    discards = [a for a in legal if a.get("type") == "discard"]
+    options = draws[:1] + discards[:1]
+    options += [a for a in legal if a not in options]
+    return options[attempt % len(options)] if options else None
+
+
+class Run:
+    """One phase's clock, pace and tallies, shared by its groups of sockets."""
+
+    def __init__(self, pace: float) -> None:
+        self.pace = pace
+        self.acting = False
+        self.start = self.end = 0.0
+        self.rtts: list[float] = []
+        self.lags: list[float] = []
+        self.errors: Counter[str] = Counter()
+        self.lost = 0
+        self.closed: Counter[str] = Counter()  # sockets the server closed, by close code
+        self.closing = False  # the bots are closing their sockets themselves
+        self.last_frame = 0.0
+        self.cpu: dict[str, Any] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    def spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def done(self, sent: float, now: float) -> None:
+        if self.start <= sent < self.end:
+            self.rtts.append(now - sent)
+
+    def figures(self, unit: str) -> dict[str, Any]:
+        ms = sorted(1000 * r for r in self.rtts)
+        lags = sorted(1000 * lag for lag in self.lags)
+        seconds = self.end - self.start
+        return {
+            unit: len(ms),
+            f"{unit}_per_s": round(len(ms) / seconds, 1),
+            "rtt_ms": {
+                "p50": percentile(ms, 50),
+                "p95": percentile(ms, 95),
+                "p99": percentile(ms, 99),
+                "max": percentile(ms, 100),
+                "mean": round(sum(ms) / len(ms), 2) if ms else None,
+            },
+            "errors": dict(self.errors),
+            "lost": self.lost,
+            "closed_by_server": dict(self.closed),
+            "bots_loop_lag_ms": {"p50": percentile(lags, 50), "p99": percentile(lags, 99)},
+            "cpu": self.cpu,
+        }
+
+
+class Socket:
+    """One WebSocket of a group; hands each decoded message to the group."""
+
+    def __init__(self, group: Group, url: str) -> None:
+        self.group, self.url = group, url
+        self.ws: ClientConnection | None = None
+        self.sent: float | None = None  # when the message now in flight was sent
+
+    async def open(self, origin: str, compression: str | None) -> None:
+        self.ws = await connect(
+            self.url,
+            origin=websockets.Origin(origin),
+            compression=compression,
+            max_size=None,
+            ping_interval=None,  # a loaded bench must not drop sockets on late pongs
+            open_timeout=120,
+        )
+        self.group.run.spawn(self.listen())
+
+    async def listen(self) -> None:
+        assert self.ws is not None
+        run = self.group.run
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async for raw in self.ws:
+                run.last_frame = time.perf_counter()
+                self.group.received(self, json.loads(raw))
+        if not run.closing:  # the server closed it: a crash (1011) or a refusal
+            run.closed[str(self.ws.close_code)] += 1
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.group.run.spawn(self._send(json.dumps(message)))
+
+    async def _send(self, text: str) -> None:
+        assert self.ws is not None
+        with contextlib.suppress(websockets.ConnectionClosed):  # counted in ``listen``
+            await self.ws.send(text)
+
+
+class Group:
+    """Four sockets with one message in flight at a time, sent at most once per ``pace``."""
+
+    def __init__(self, run: Run, urls: list[str]) -> None:
+        self.run = run
+        self.sockets = [Socket(self, url) for url in urls]
+        self.next_slot = 0.0
+        self.busy = False  # a message is scheduled or in flight
+
+    def slot(self) -> float:
+        """Seconds to wait before the next send; books the slot after it."""
+        now = time.perf_counter()
+        at = max(now, self.next_slot)
+        self.next_slot = at + self.run.pace
+        return at - now
+
+    def ready(self) -> bool:
+        raise NotImplementedError
+
+    def kick(self) -> None:
+        raise NotImplementedError
+
+    def received(self, sock: Socket, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def expire(self, now: float) -> None:
+        """Count and forget a message unanswered for ``LOST_SECONDS``."""
+        for sock in self.sockets:
+            if sock.sent is not None and now - sock.sent > LOST_SECONDS:
+                self.run.lost += 1
+                sock.sent = None
+                self.busy = False
+                self.lost(sock)
+
+    def lost(self, sock: Socket) -> None:
+        self.kick()
+
+
+class TableBots(Group):
+    """The four players of one table, each acting from their own latest ``state``."""
+
+    def __init__(self, run: Run, base: str, table_id: int, tokens: list[str]) -> None:
+        super().__init__(run, [f"{base}/ws/tables/{table_id}/?token={t}" for t in tokens])
+        self.frames: dict[Socket, dict[str, Any]] = {}
+        self.acted: dict[Socket, int] = {}  # the version each seat's last action was sent at
+        self.attempts = 0
+        self.client_id = ""
+
+    def ready(self) -> bool:
+        return len(self.frames) == SEATS
+
+    def received(self, sock: Socket, message: dict[str, Any]) -> None:
+        if message.get("type") == "error":
+            if message.get("client_id") == self.client_id and sock.sent is not None:
+                self.run.errors[str(message.get("error"))] += 1
+                sock.sent, self.busy = None, False
+                self.attempts += 1
+                sock.send({"type": "sync"})  # its state comes back and acting resumes
+            return
+        if message.get("type") != "state":
+            return
+        old = self.frames.get(sock)
+        if old is not None and message["version"] < old["version"]:
+            return  # pushes from two workers may cross; keep the newest
+        self.frames[sock] = message
+        if sock.sent is not None and message["version"] > self.acted[sock]:
+            now = time.perf_counter()
+            self.run.done(sock.sent, now)
+            sock.sent, self.busy, self.attempts = None, False, 0
+        self.kick()
+
+    def kick(self) -> None:
+        """Schedule the mover's action when nothing is in flight and the game goes on."""
+        if self.busy or not self.run.acting:
+            return
+        for sock, frame in self.frames.items():
+            view = frame.get("view") or {}
+            if frame.get("status") == "playing" and view.get("turn") == view.get("you"):
+                self.busy = True
+                self.run.spawn(self.act(sock, frame["version"], self.slot()))
+                return
+
+    async def act(self, sock: Socket, version: int, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        frame = self.frames[sock]
+        action = choose(frame["view"], self.attempts)
+        if not self.run.acting or frame["version"] != version or action is None:
+            self.busy = False
+            if frame["version"] != version:
+                self.kick()
+            return
+        self.client_id = str(uuid.uuid4())
+        self.acted[sock] = version
+        sock.sent = time.perf_counter()
+        message = {"type": "action", "action": action, "version": version}
+        sock.send({**message, "client_id": self.client_id})
+
+    def lost(self, sock: Socket) -> None:
+        sock.send({"type": "sync"})
+
+
+class EchoGroup(Group):
+    """Four echo sockets taking turns to send one small message."""
+
+    def __init__(self, run: Run, base: str) -> None:
+        super().__init__(run, [f"{base}/ws/echo/"] * SEATS)
+        self.turn = 0
+        self.seq = 0
+
+    def ready(self) -> bool:
+        return all(s.ws is not None for s in self.sockets)
+
+    def received(self, sock: Socket, message: dict[str, Any]) -> None:
+        if sock.sent is not None and message.get("seq") == self.seq:
+            self.run.done(sock.sent, time.perf_counter())
+            sock.sent, self.busy = None, False
+            self.kick()
+
+    def kick(self) -> None:
+        if not self.busy and self.run.acting:
+            self.busy = True
+            self.run.spawn(self.send(self.slot()))
+
+    async def send(self, delay: float) -> None:
+        if delay > 0:
+            await asyncio.sleep(delay)
+        if not self.run.acting:
+            self.busy = False
+            return
+        sock = self.sockets[self.turn % SEATS]
+        self.turn += 1
+        self.seq += 1
+        sock.sent = time.perf_counter()
+        sock.send({"type": "echo", "seq": self.seq, "pad": "x" * 64})
+
+
+# --- Phases ------------------------------------------------------------------------------------
+
+
+async def watch(run: Run, groups: list[Group]) -> None:
+    """Sample the bots' own loop lag and expire lost messages, until cancelled."""
+    while True:
+        before = time.perf_counter()
+        await asyncio.sleep(0.05)
+        now = time.perf_counter()
+        if run.start <= before < run.end:
+            run.lags.append(now - before - 0.05)
+        if int(now) != int(before):
+            for group in groups:
+                group.expire(now)
+
+
+async def settle(run: Run, groups: list[Group], limit: float = 60.0) -> None:
+    """Until every group has its first frames and no frame came for a moment."""
+    end = time.perf_counter() + limit
+    while time.perf_counter() < end:
+        quiet = time.perf_counter() - run.last_frame > SETTLE_QUIET_SECONDS
+        if quiet and all(g.ready() for g in groups):
+            return
+        await asyncio.sleep(0.1)
+
+
+async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespace) -> None:
+    """Open every socket, settle, act for ``args.duration`` seconds, drain, close."""
+    sockets = [s for g in groups for s in g.sockets]
+    gate = asyncio.Semaphore(64)  # bounded handshakes: a burst of 2,000 would time out
+
+    async def open_one(sock: Socket) -> None:
+        async with gate:
+            await sock.open(f"http://127.0.0.1:{port}", args.compression)
+
+    failed = [e for e in await asyncio.gather(*map(open_one, sockets), return_exceptions=True) if e]
+    if failed:
+        raise RuntimeError(f"{len(failed)} of {len(sockets)} handshakes failed: {failed[0]!r}")
+    await settle(run, groups)
+    watcher = asyncio.create_task(watch(run, groups))
+    meter = Meter(args.server_pid, port, args.redis)
+    run.start = time.perf_counter()
+    run.end = run.start + args.duration
+    run.acting = True
+    for group in groups:
+        group.next_slot = run.start + random.uniform(0, run.pace)
+        group.kick()
+    await asyncio.sleep(args.duration)
+    run.acting = False
+    run.cpu = meter.figures(len(run.rtts))
+    drain_end = time.perf_counter() + LOST_SECONDS
+    while any(g.busy for g in groups) and time.perf_counter() < drain_end:
+        await asyncio.sleep(0.05)
+    watcher.cancel()
+    run.closing = True
+    await asyncio.gather(*(s.ws.close() for s in sockets if s.ws), return_exceptions=True)
+    for task in list(run.tasks):
+        task.cancel()
+
+
+Made = list[tuple[int, list[str]]]
+
+
+async def load(args: argparse.Namespace, flat: Made, human: Made) -> dict[str, Any]:
+    """The phases in turn, each on fresh sockets; their figures by name."""
+    base = f"ws://127.0.0.1:{args.port}"
+    plan = [("flat_out", "echo_flat_out", 0.0, flat), ("human_pace", "echo", PACE_SECONDS, human)]
+    plan = [step for step in plan if step[3]]
+    out: dict[str, Any] = {}
+    for name, _, pace, made in plan:
+        run = Run(pace)
+        await phase(run, [TableBots(run, base, t, keys) for t, keys in made], args.port, args)
+        out[name] = {"tables": len(made), "sockets": SEATS * len(made), **run.figures("actions")}
+    for _, name, pace, made in plan:
+        run = Run(pace)
+        await phase(run, [EchoGroup(run, base) for _ in made], args.port, args)
+        out[name] = {"groups": len(made), "sockets": SEATS * len(made), **run.figures("messages")}
+    return out
+
+
+def ratios(out: dict[str, Any]) -> dict[str, Any]:
+    """Tables over echo on the same sockets and pace: what the site adds to the bare stack."""
+
+    def div(a: float | None, b: float | None) -> float | None:
+        return round(a / b, 2) if a is not None and b else None
+
+    none: dict[str, Any] = {"rtt_ms": {}}
+    human, echo = out.get("human_pace", none)["rtt_ms"], out.get("echo", none)["rtt_ms"]
+    flat, echo_flat = out.get("flat_out", none), out.get("echo_flat_out", none)
+    return {
+        "ratio_p99": div(human.get("p99"), echo.get("p99")),
+        "ratio_p50": div(human.get("p50"), echo.get("p50")),
+        "ratio_flat_out_p50": div(flat["rtt_ms"].get("p50"), echo_flat["rtt_ms"].get("p50")),
+        "ratio_flat_out_per_s": div(flat.get("actions_per_s"), echo_flat.get("messages_per_s")),
+    }
+
+
+def targets(out: dict[str, Any]) -> dict[str, Any]:
+    human = out.get("human_pace", {"tables": 0, "rtt_ms": {}})
+    p99 = human["rtt_ms"].get("p99")
+    return {
+        "human_pace_tables": 500,
+        "human_pace_p99_ms_under": 100,
+        "flat_out_actions_per_s_at_least": 300,
+        "human_pace_met": human["tables"] >= 500 and p99 is not None and p99 < 100,
+        "flat_out_met": out.get("flat_out", {}).get("actions_per_s", 0) >= 300,
+    }
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100, help="human-pace tables (100)")
+    parser.add_argument("--flat-tables", type=int, default=20, help="flat-out tables (20)")
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per phase (20)")
+    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (2)")
+    parser.add_argument("--quick", action="store_true", help="4 + 2 tables, 3 s phases")
+    parser.add_argument("--max", action="store_true", help="the aim: 500 human-pace tables")
+    parser.add_argument("--compression", choices=["deflate", "none"], default="deflate")
+    parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/5")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.tables, args.flat_tables, args.duration = 4, 2, 3.0
+    if args.max:
+        args.tables = 500
+    args.compression = None if args.compression == "none" else args.compression
+    return args
+
+
+def raise_open_files() -> None:
+    """Two thousand sockets need more descriptors than some shells allow."""
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
+    result: dict[str, Any] = {"bench": "tables"}
+    reason = unreachable(args.pg, args.redis)
+    if reason:
+        print(json.dumps({**result, "skipped": reason}))
+        return
+    raise_open_files()
+    started = time.perf_counter()
+    with fresh_database(args.pg, DB_NAME) as db_url:
+        env = service_env(db_url, args.redis)
+        made = prepare(env, args.flat_tables + args.tables)
+        flat, human = made[: args.flat_tables], made[args.flat_tables :]
+        result["setup_s"] = round(time.perf_counter() - started, 1)
+        args.port = free_port()
+        with server(env, args.port, args.workers) as proc:
+            args.server_pid = proc.pid
+            result.update(asyncio.run(load(args, flat, human)))
+    result.update(ratios(result))
+    result["targets"] = targets(result)
+    result["server"] = SERVER.format(workers=args.workers)
+    result["mode"] = "full: PostgreSQL, channels-redis, DEBUG off"
+    result["compression"] = args.compression or "none"
+    result["python"] = platform.python_version()
+    result["cpu_count"] = os.cpu_count()
+    result["note"] = NOTE
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
