@@ -37,7 +37,9 @@ def key() -> Iterator[str]:
 
 
 @pytest.fixture
-def worker(queue: str) -> Iterator[EmbeddedWorker]:
+def worker(queue: str, db: None) -> Iterator[EmbeddedWorker]:
+    # Celery's Django fixup runs the system checks as the worker starts, and the JSONField
+    # check asks the database what it supports: so the worker needs database access.
     running = start_worker(celery_app, concurrency=2, queues=[queue], beat=False)
     yield running
     running.stop()
