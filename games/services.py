@@ -312,7 +312,8 @@ def _advance(
     kind: str = "action",
     player: str | None = None,
 ) -> None:
-    """Record a transition, then deal the next hand or finish the game. Caller holds the lock."""
+    """Record a transition, then deal the next hand or finish the game, and push the result
+    after commit (one push, the deal included). Caller holds the lock."""
     state = transition.state
     data: dict[str, Any] = {}
     if state.phase in (HAND_OVER, PHASE_GAME_OVER) and table.deals:
@@ -333,6 +334,7 @@ def _advance(
         _deal(table, state)
     elif state.phase == PHASE_GAME_OVER:
         _finish(table, state)
+    push.on_commit_table(table)
 
 
 def _deal(table: Table, state: GameState) -> None:
