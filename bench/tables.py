@@ -17,8 +17,9 @@ Phases, each on sockets of its own, measured for ``--duration`` seconds:
 
 A bot acts from its own view's ``legal`` list: a draw from the stock, then the first discard. Hands
 therefore end when the stock runs out, nobody reaches the target, and the load stays steady. A
-round trip is an action sent until the sender's own next ``state`` with a higher version. The bots
-run in this process on the same two cores as the server, PostgreSQL and Redis (see ``cpu``).
+round trip is an action sent until the sender's own next ``state`` with a higher version; one
+unanswered for 10 s is ``lost`` and counts as 10,000 ms in the percentiles. The bots run in this
+process on the same two cores as the server, PostgreSQL and Redis (see ``cpu``).
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ SEATS = 4
 PACE_SECONDS = 2.0  # the issue's human pace: one action per table every 2 s
 LOST_SECONDS = 10.0  # an action unanswered this long counts as lost (then the bot resyncs)
 SETTLE_QUIET_SECONDS = 0.5  # connection pushes are over when no frame came for this long
+# Handshakes at once. Each costs the server a few Redis commands and a push; a burst of 64 has
+# exhausted channels-redis' pool of 100 connections per process (MaxConnectionsError, HTTP 500).
+HANDSHAKES = 16
 DB_NAME = "rummy_bench"
 APP = "bench.echo_asgi:application"
 SERVER = "uvicorn --workers {workers} --lifespan off (uvloop, httptools, websockets)"
@@ -141,11 +145,14 @@ def populate(count: int) -> list[tuple[int, list[str]]]:
     """``count`` started tables, each ``(id, [the four players' token keys])``.
 
     Users are made in bulk with unusable passwords: hashing 2,000 passwords would take minutes.
+    No socket is open yet, so the joins' pushes would reach nobody: they are left out (each one
+    costs a fresh event loop and Redis connection in this process, minutes for 500 tables).
     """
+    from unittest import mock
+
     from rest_framework.authtoken.models import Token
 
     from accounts.models import User
-    from games import services
     from games.models import RuleSet
 
     # The presets migration makes it; the model's defaults are the standard rules otherwise.
@@ -156,8 +163,15 @@ def populate(count: int) -> list[tuple[int, list[str]]]:
     users = User.objects.bulk_create(users, batch_size=1000)
     tokens = [Token(key=Token.generate_key(), user=u) for u in users]
     keys = {t.user_id: t.key for t in Token.objects.bulk_create(tokens, batch_size=1000)}
-    made = []
-    for n in range(count):
+    with mock.patch("games.push.on_commit_table"):
+        return [(table_id, [keys[u.pk] for u in seated]) for table_id, seated in seat(users)]
+
+
+def seat(users: list[Any]) -> Iterator[tuple[int, list[Any]]]:
+    """Four users at a time to a new table: the creator, then three joins (the last deals)."""
+    from games import services
+
+    for n in range(len(users) // SEATS):
         seated = users[n * SEATS : (n + 1) * SEATS]
         table = services.table_create(
             creator=seated[0],
@@ -168,8 +182,7 @@ def populate(count: int) -> list[tuple[int, list[str]]]:
         )
         for user in seated[1:]:
             services.table_join(table_id=table.pk, user=user)
-        made.append((table.pk, [keys[u.pk] for u in seated]))
-    return made
+        yield table.pk, seated
 
 
 def free_port() -> int:
@@ -194,11 +207,13 @@ def server(env: dict[str, str], port: int, workers: int) -> Iterator[subprocess.
         yield proc
     finally:
         proc.send_signal(signal.SIGINT)
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # the group this script started, nothing else
-            proc.wait()
+        # No worker may outlive the run (the database is dropped next): the session started
+        # above holds the server and its workers only.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def wait_healthy(proc: subprocess.Popen[bytes], url: str, timeout: float = 60.0) -> None:
@@ -337,8 +352,9 @@ class Run:
         self.rtts: list[float] = []
         self.lags: list[float] = []
         self.errors: Counter[str] = Counter()
-        self.lost = 0
+        self.lost = self.lost_in_window = 0
         self.closed: Counter[str] = Counter()  # sockets the server closed, by close code
+        self.refused: Counter[str] = Counter()  # failed handshakes (retried), by HTTP status
         self.closing = False  # the bots are closing their sockets themselves
         self.last_frame = 0.0
         self.cpu: dict[str, Any] = {}
@@ -353,13 +369,20 @@ class Run:
         if self.start <= sent < self.end:
             self.rtts.append(now - sent)
 
+    def missed(self, sent: float) -> None:
+        """A message unanswered for ``LOST_SECONDS``: its round trip counts as that long."""
+        self.lost += 1
+        if self.start <= sent < self.end:
+            self.lost_in_window += 1
+
     def figures(self, unit: str) -> dict[str, Any]:
-        ms = sorted(1000 * r for r in self.rtts)
+        answered = len(self.rtts)
+        ms = sorted([1000 * r for r in self.rtts] + [1000 * LOST_SECONDS] * self.lost_in_window)
         lags = sorted(1000 * lag for lag in self.lags)
         seconds = self.end - self.start
         return {
-            unit: len(ms),
-            f"{unit}_per_s": round(len(ms) / seconds, 1),
+            unit: answered,
+            f"{unit}_per_s": round(answered / seconds, 1),
             "rtt_ms": {
                 "p50": percentile(ms, 50),
                 "p95": percentile(ms, 95),
@@ -370,6 +393,7 @@ class Run:
             "errors": dict(self.errors),
             "lost": self.lost,
             "closed_by_server": dict(self.closed),
+            "handshakes_refused": dict(self.refused),
             "bots_loop_lag_ms": {"p50": percentile(lags, 50), "p99": percentile(lags, 99)},
             "cpu": self.cpu,
         }
@@ -442,7 +466,7 @@ class Group:
         """Count and forget a message unanswered for ``LOST_SECONDS``."""
         for sock in self.sockets:
             if sock.sent is not None and now - sock.sent > LOST_SECONDS:
-                self.run.lost += 1
+                self.run.missed(sock.sent)
                 sock.sent = None
                 self.busy = False
                 self.lost(sock)
@@ -579,15 +603,21 @@ async def settle(run: Run, groups: list[Group], limit: float = 60.0) -> None:
 async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespace) -> None:
     """Open every socket, settle, act for ``args.duration`` seconds, drain, close."""
     sockets = [s for g in groups for s in g.sockets]
-    gate = asyncio.Semaphore(64)  # bounded handshakes: a burst of 2,000 would time out
+    gate = asyncio.Semaphore(HANDSHAKES)
 
     async def open_one(sock: Socket) -> None:
-        async with gate:
-            await sock.open(f"http://127.0.0.1:{port}", args.compression)
+        for attempt in range(1, 6):
+            try:
+                async with gate:
+                    return await sock.open(f"http://127.0.0.1:{port}", args.compression)
+            except (websockets.InvalidStatus, OSError, TimeoutError) as exc:
+                status = getattr(getattr(exc, "response", None), "status_code", type(exc).__name__)
+                run.refused[str(status)] += 1
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(attempt)
 
-    failed = [e for e in await asyncio.gather(*map(open_one, sockets), return_exceptions=True) if e]
-    if failed:
-        raise RuntimeError(f"{len(failed)} of {len(sockets)} handshakes failed: {failed[0]!r}")
+    await asyncio.gather(*map(open_one, sockets))
     await settle(run, groups)
     watcher = asyncio.create_task(watch(run, groups))
     meter = Meter(args.server_pid, port, args.redis)
