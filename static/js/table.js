@@ -18,6 +18,7 @@ const ui = {
   depth: 1, // discard pile cards to take, counted from the top
   target: null, // the meld id chosen for a lay-off
   pending: false, // an action is on its way: no second one until the answer
+  connected: false, // no action can be sent before the socket is open
   pile: "",
 };
 
@@ -38,7 +39,7 @@ function selectedCodes(view) {
 
 /** The action each button would send now, or undefined when the rules do not allow it. */
 function choices(view) {
-  const legal = ui.pending || !view ? [] : view.legal ?? [];
+  const legal = ui.pending || !ui.connected || !view ? [] : view.legal ?? [];
   const codes = selectedCodes(view);
   const rummies = legal.filter((a) => a.type === "rummy");
   return {
@@ -210,6 +211,7 @@ function onMessage(message) {
 }
 
 function onStatus(open) {
+  ui.connected = open;
   const line = $("connection");
   line.hidden = open;
   line.textContent = open ? "" : "Reconnecting\u2026";

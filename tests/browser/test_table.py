@@ -322,6 +322,7 @@ def test_melding_and_discarding_with_the_keyboard(new_page: PageFactory, asgi_se
     page.goto(f"{asgi_server}/tables/{table.pk}/")
 
     draw = page.get_by_role("button", name="Draw from stock")
+    expect(draw).to_be_enabled()  # once the socket is open
     draw.focus()
     page.keyboard.press("Enter")
     hand = page.locator("#hand button.card")
