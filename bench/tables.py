@@ -693,7 +693,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=100, help="human-pace tables (100)")
     parser.add_argument("--flat-tables", type=int, default=20, help="flat-out tables (20)")
-    parser.add_argument("--duration", type=float, default=20.0, help="seconds per phase (20)")
+    parser.add_argument("--duration", type=float, default=15.0, help="seconds per phase (15)")
     parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (2)")
     parser.add_argument("--quick", action="store_true", help="4 + 2 tables, 3 s phases")
     parser.add_argument("--max", action="store_true", help="the aim: 500 human-pace tables")
