@@ -12,23 +12,26 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set Django up before importing anything that touches models (Channels' auth does).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.security.websocket import WebsocketDenier  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import re_path  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from config.embedded import start_worker  # noqa: E402
 from config.push import ServerLoopMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
+from config.ws_auth import OriginCheck, TokenAuthMiddlewareStack  # noqa: E402
+
+# Any other path is refused at the handshake; without this the router raises instead.
+websocket_routes = URLRouter([*websocket_urlpatterns, re_path(r"", WebsocketDenier.as_asgi())])
 
 application = ServerLoopMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(
-                AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-            ),
+            # Origin first: a cross-site handshake is refused before any cookie is read.
+            "websocket": OriginCheck(TokenAuthMiddlewareStack(websocket_routes)),
         }
     )
 )

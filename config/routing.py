@@ -6,4 +6,6 @@ the ASGI module stays the only place that wires protocols together.
 
 from django.urls import URLPattern, URLResolver
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [*games_websocket_urlpatterns]

@@ -1,0 +1,228 @@
+"""The table socket ``/ws/tables/{id}/`` (PROTOCOL.md, WebSocket): thin, like the REST views.
+
+Each connection listens to one group of ``games.push``: its player's own group when the user is
+seated (only their player view is sent there), else the table's public group. A seated
+connection is counted on its seat (``services.seat_connected``), which is all the ``connected``
+flag in the views is; opening or closing a socket never changes the game.
+
+Frames from the groups may arrive out of order when several processes push (each push is built
+after its own commit), so a connection never sends a frame older than the last one it sent.
+Equal versions are sent again: they may carry a changed ``connected`` flag.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import suppress
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import services
+from games.engine.errors import BAD_REQUEST, NOT_SEATED
+from games.errors import TableError
+from games.models import Seat
+from games.push import public_group, seat_group, state_frame
+from games.selectors import table_get, table_seats, view_for
+
+# A real message is a few hundred bytes; anything near this is a mistake or an attack.
+MAX_FRAME_BYTES = 64 * 1024
+CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
+CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
+
+
+def _is_seated(table_id: int, user: Any) -> bool:
+    """Whether ``user`` (None: anonymous) sits at the table.
+
+    :raises TableError: ``not_found``.
+    """
+    table = table_get(table_id)
+    return user is not None and Seat.objects.filter(table=table, user=user).exists()
+
+
+def _frame(table_id: int, username: str | None) -> dict[str, Any]:
+    """The current ``state`` frame for ``username`` (None: the public view)."""
+    table = table_get(table_id)
+    return state_frame(table, table_seats(table), username)
+
+
+def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any]:
+    """The ``state`` frame that answered the change a repeated ``client_id`` made."""
+    table = result.table
+    seats = table_seats(table)
+    frame = state_frame(table, seats, username)
+    if result.version != table.version:
+        frame["version"] = result.version
+        frame["view"] = view_for(table, result.state, seats, username)
+    return frame
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    """One socket on one table: sends ``state`` and ``error`` frames, takes ``action`` and
+    ``sync`` messages."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.table_id = 0
+        self.user: Any = None  # None for an anonymous visitor
+        self.group: str | None = None
+        self.seated = False  # listening to the seat's group, counted on the seat
+        self.version = -1  # of the last state frame sent
+
+    # --- connection ------------------------------------------------------------------------
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        user = self.scope.get("user")
+        self.user = user if user is not None and user.is_authenticated else None
+        try:
+            seated = await database_sync_to_async(_is_seated)(self.table_id, self.user)
+        except TableError:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.accept()
+        await self._join(seated)
+        await self._send_state(await self._fresh_frame())
+
+    async def disconnect(self, code: int) -> None:
+        await self._leave()
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """Channels' dispatch, leaving the groups and the seat count if a handler fails: the
+        server then drops the socket without a ``disconnect``, and the seat would otherwise
+        show this player connected for good."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            with suppress(Exception):
+                await self._leave()
+            raise
+
+    async def _join(self, seated: bool) -> None:
+        """Count this connection on the seat and listen to the seat's group, or listen to the
+        public group. Callers then read a fresh frame: the group is joined before that read, so
+        no change can fall between the two. The seat is counted before the group is joined, so
+        the push the count makes reaches everyone else but not this connection, which gets the
+        fresh frame instead of the same state twice."""
+        if seated:
+            self.seated = await database_sync_to_async(services.seat_connected)(
+                table_id=self.table_id, user_id=self.user.pk, delta=1
+            )
+        self.group = (
+            seat_group(self.table_id, self.user.pk) if self.seated else public_group(self.table_id)
+        )
+        await self.channel_layer.group_add(self.group, self.channel_name)
+
+    async def _leave(self) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+        if self.seated:
+            self.seated = False
+            await database_sync_to_async(services.seat_connected)(
+                table_id=self.table_id, user_id=self.user.pk, delta=-1
+            )
+
+    async def _fresh_frame(self) -> dict[str, Any]:
+        username = self.user.username if self.seated else None
+        frame: dict[str, Any] = await database_sync_to_async(_frame)(self.table_id, username)
+        return frame
+
+    # --- server to client ------------------------------------------------------------------
+
+    async def table_state(self, event: dict[str, Any]) -> None:
+        """A push from ``games.push``: this connection's group's view of the new state."""
+        frame = event["frame"]
+        if not self.seated and self.user is not None and self.user.username in frame["players"]:
+            # They took a seat (through the REST API) while watching: from now on, their view.
+            await self._leave()
+            await self._join(True)
+            await self._send_state(await self._fresh_frame())
+            return
+        await self._send_state(frame)
+
+    async def _send_state(self, frame: dict[str, Any]) -> None:
+        if frame["version"] < self.version:
+            return
+        self.version = frame["version"]
+        await self.send_json(frame)
+
+    async def _send_error(
+        self, code: str, message: str, client_id: str | None, **extra: Any
+    ) -> None:
+        error = {"type": "error", "client_id": client_id, "error": code, "message": message}
+        await self.send_json({**error, **extra})
+
+    # --- client to server ------------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = (bytes_data or b"") if text_data is None else text_data.encode(errors="surrogatepass")
+        if len(raw) > MAX_FRAME_BYTES:
+            await self._send_error(
+                BAD_REQUEST, f"frames are limited to {MAX_FRAME_BYTES} bytes", None
+            )
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        if text_data is None:
+            await self._send_error(BAD_REQUEST, "messages are JSON text frames", None)
+            return
+        try:
+            content = json.loads(text_data)
+        except (ValueError, RecursionError):
+            await self._send_error(BAD_REQUEST, "a message must be valid JSON", None)
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self._send_error(BAD_REQUEST, "a message must be a JSON object", None)
+            return
+        client_id = content.get("client_id")
+        client_id = client_id if isinstance(client_id, str) else None
+        kind = content.get("type")
+        if kind == "sync":
+            await self._resync()
+        elif kind == "action":
+            await self._act(content, client_id)
+        else:
+            await self._send_error(BAD_REQUEST, "type: must be action or sync", client_id)
+
+    async def _resync(self) -> None:
+        """A fresh ``state``; the seat is looked up again, in case it changed unannounced."""
+        try:
+            seated = await database_sync_to_async(_is_seated)(self.table_id, self.user)
+        except TableError as exc:
+            await self._send_error(exc.code, exc.message, None, **exc.extra)
+            return
+        if seated != self.seated:
+            await self._leave()
+            await self._join(seated)
+        await self._send_state(await self._fresh_frame())
+
+    async def _act(self, content: dict[str, Any], client_id: str | None) -> None:
+        """The same service as ``POST /api/tables/{id}/actions/``. The new state reaches
+        everyone, the sender too, by the pushes after its commit."""
+        if self.user is None:
+            await self._send_error(NOT_SEATED, "log in and take a seat to play", client_id)
+            return
+        try:
+            result = await database_sync_to_async(services.table_apply_action)(
+                table_id=self.table_id,
+                user=self.user,
+                action=content.get("action"),
+                version=content.get("version"),
+                client_id=content.get("client_id"),
+            )
+        except TableError as exc:
+            await self._send_error(exc.code, exc.message, client_id, **exc.extra)
+            return
+        if result.repeated:
+            # Nothing changed, so nothing is pushed: answer the sender alone, as the first time.
+            frame = await database_sync_to_async(_repeat_frame)(result, self.user.username)
+            if frame["version"] < self.version:
+                frame = await self._fresh_frame()  # never take a client back in time
+            await self._send_state({**frame, "client_id": client_id})

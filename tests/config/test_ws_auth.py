@@ -1,0 +1,153 @@
+"""config.ws_auth: the WebSocket origin check and the ``?token=`` login, each on a bare app."""
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import Client
+
+from accounts.services import user_register
+from config.ws_auth import OriginCheck, TokenAuthMiddleware, TokenAuthMiddlewareStack
+
+# Consumers touch the database from a worker thread (closing old connections as they end).
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "correct-horse-battery-staple"
+TIMEOUT = 10  # seconds; generous for a loaded CI machine, never reached when things work
+
+
+@pytest.fixture(autouse=True)
+async def _close_worker_connections() -> AsyncIterator[None]:
+    """Close the database connection of the thread the consumers' queries ran in: kept open
+    for reuse (CONN_MAX_AGE), it would still hold the test database when pytest drops it."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
+class WhoAmI(AsyncJsonWebsocketConsumer):
+    """Accepts, then says who ``scope["user"]`` is."""
+
+    async def connect(self) -> None:
+        await self.accept()
+        user = self.scope.get("user")
+        name = user.username if user is not None and user.is_authenticated else None
+        await self.send_json({"user": name})
+
+
+async def handshake(app: Any, path: str = "/", headers: list[Any] | None = None) -> Any:
+    """The first frame of an accepted socket (then closed), or ``(False, code)`` if refused."""
+    communicator = WebsocketCommunicator(app, path, headers=headers)
+    try:
+        connected, code = await communicator.connect(timeout=TIMEOUT)
+        if not connected:
+            return (False, code)
+        return await communicator.receive_json_from(timeout=TIMEOUT)
+    finally:
+        await communicator.disconnect(timeout=TIMEOUT)
+
+
+# --- origin ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def hosts(settings: Any) -> None:
+    settings.ALLOWED_HOSTS = ["rummy.example", ".club.example"]
+
+
+@pytest.mark.usefixtures("hosts")
+async def test_a_handshake_without_origin_is_let_through() -> None:
+    """Bots and other non-browser clients send no Origin; browsers always do."""
+    assert await handshake(OriginCheck(WhoAmI.as_asgi())) == {"user": None}
+
+
+@pytest.mark.usefixtures("hosts")
+@pytest.mark.parametrize(
+    "origin",
+    [b"https://rummy.example", b"http://rummy.example:8000", b"https://east.club.example"],
+)
+async def test_an_origin_among_the_allowed_hosts_is_let_through(origin: bytes) -> None:
+    app = OriginCheck(WhoAmI.as_asgi())
+    assert await handshake(app, headers=[(b"origin", origin)]) == {"user": None}
+
+
+@pytest.mark.usefixtures("hosts")
+@pytest.mark.parametrize(
+    "origin",
+    [b"https://evil.example", b"https://rummy.example.evil.example", b"null", b""],
+)
+async def test_a_foreign_or_opaque_origin_is_refused(origin: bytes) -> None:
+    app = OriginCheck(WhoAmI.as_asgi())
+    connected, _ = await handshake(app, headers=[(b"origin", origin)])
+    assert connected is False
+
+
+async def test_the_allowed_hosts_are_read_at_each_handshake(settings: Any) -> None:
+    app = OriginCheck(WhoAmI.as_asgi())
+    headers = [(b"origin", b"https://late.example")]
+    settings.ALLOWED_HOSTS = ["rummy.example"]
+    assert (await handshake(app, headers=headers))[0] is False
+    settings.ALLOWED_HOSTS = ["late.example"]
+    assert await handshake(app, headers=headers) == {"user": None}
+    settings.ALLOWED_HOSTS = ["*"]
+    assert await handshake(app, headers=[(b"origin", b"https://any.example")]) == {"user": None}
+
+
+# --- token ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ann() -> Any:
+    return user_register(username="ann", password=PASSWORD)[1]
+
+
+async def test_a_token_in_the_query_string_sets_the_user(ann: Any) -> None:
+    app = TokenAuthMiddlewareStack(WhoAmI.as_asgi())
+    assert await handshake(app, f"/?token={ann.key}") == {"user": "ann"}
+
+
+async def test_without_a_token_the_session_user_stays(ann: Any) -> None:
+    def session_cookie() -> bytes:
+        client = Client()
+        client.force_login(ann.user)
+        return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+    cookie = await database_sync_to_async(session_cookie)()
+    app = TokenAuthMiddlewareStack(WhoAmI.as_asgi())
+    assert await handshake(app, "/?other=1", headers=[(b"cookie", cookie)]) == {"user": "ann"}
+    assert await handshake(app, "/") == {"user": None}
+
+
+async def test_a_token_wins_over_the_session(ann: Any) -> None:
+    bob, _ = await database_sync_to_async(user_register)(username="bob", password=PASSWORD)
+
+    def session_cookie() -> bytes:
+        client = Client()
+        client.force_login(bob)
+        return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+    cookie = await database_sync_to_async(session_cookie)()
+    app = TokenAuthMiddlewareStack(WhoAmI.as_asgi())
+    assert await handshake(app, f"/?token={ann.key}", [(b"cookie", cookie)]) == {"user": "ann"}
+
+
+@pytest.mark.parametrize(
+    "query", ["token=nope", "token=", "token", "token={key}&token={key}", "token={key}x"]
+)
+async def test_a_bad_token_refuses_the_handshake(ann: Any, query: str) -> None:
+    app = TokenAuthMiddleware(WhoAmI.as_asgi())
+    connected, _ = await handshake(app, "/?" + query.format(key=ann.key))
+    assert connected is False
+
+
+async def test_the_token_of_an_inactive_user_refuses_the_handshake(ann: Any) -> None:
+    def deactivate() -> None:
+        ann.user.is_active = False
+        ann.user.save(update_fields=["is_active"])
+
+    await database_sync_to_async(deactivate)()
+    connected, _ = await handshake(TokenAuthMiddleware(WhoAmI.as_asgi()), f"/?token={ann.key}")
+    assert connected is False
