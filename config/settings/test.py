@@ -23,3 +23,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": os.path.join(tempfile.gettempdir(), f"rummy-test-{os.getpid()}.sqlite3")
     }
+
+# Threads of the live servers in browser tests close their connections after each request, so
+# the test database can be dropped at the end of the run.
+DATABASES["default"]["CONN_MAX_AGE"] = 0

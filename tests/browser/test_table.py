@@ -55,9 +55,16 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
     # Pushes made in this thread (tables set up by a test) go to the server's loop, where the
     # in-memory layer's queues live; this thread's own loop is Playwright's.
     set_server_loop(loop)
-    thread = threading.Thread(
-        target=loop.run_until_complete, args=(server.serve(sockets=[sock]),), daemon=True
-    )
+
+    def serve() -> None:
+        # The loop is closed in its own thread: channels-redis flushes its layer when a loop
+        # closes, running it to completion, which cannot happen from Playwright's thread.
+        try:
+            loop.run_until_complete(server.serve(sockets=[sock]))
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     started = threading.Event()
     for _ in range(200):  # uvicorn sets `started` once it listens
@@ -68,7 +75,6 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
-    loop.close()
     sock.close()
     # The server's loop is gone: later pushes must not be handed to it, and the in-memory
     # layer's queues belonged to it.
