@@ -4,10 +4,11 @@ Run from the repository root: ``python bench/tables.py [--tables N] [--flat-tabl
 [--duration S] [--quick | --max]``. It needs PostgreSQL and Redis (``--pg``, ``--redis``); when
 either does not answer it prints ``{"bench": "tables", "skipped": reason}`` and exits 0.
 
-Everything is started and stopped here: a fresh database (dropped at the end), a flushed Redis
-database, the migrations, users with API tokens and four-seat tables (started: the fourth join
-deals) made through ``games.services``, then ``uvicorn --workers 2`` on ``bench.echo_asgi`` (the
-site plus a bare echo consumer, so tables and echo are measured on one server in one run).
+Everything is started and stopped here: a fresh database and an emptied Redis database (both
+cleaned up at the end), the migrations, users with API tokens and four-seat tables (started: the
+fourth join deals) made through ``games.services``, then ``uvicorn --workers 2`` on
+``bench.echo_asgi`` (the site plus a bare echo consumer, so tables and echo are measured on one
+server in one run).
 
 Phases, each on sockets of its own, measured for ``--duration`` seconds:
 - ``flat_out``: ``--flat-tables`` tables; the player to move acts as soon as their state arrives.
@@ -105,6 +106,19 @@ def fresh_database(pg_url: str, name: str) -> Iterator[str]:
         run(drop)
 
 
+@contextlib.contextmanager
+def fresh_redis(url: str) -> Iterator[None]:
+    """The Redis database of ``url`` emptied before the run and after it."""
+    import redis
+
+    client = redis.Redis.from_url(url)
+    client.flushdb()
+    try:
+        yield
+    finally:
+        client.flushdb()
+
+
 def service_env(db_url: str, redis_url: str) -> dict[str, str]:
     """The environment of the full mode, whatever the calling shell points at."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
@@ -124,9 +138,6 @@ def service_env(db_url: str, redis_url: str) -> dict[str, str]:
 
 def prepare(env: dict[str, str], tables: int) -> list[tuple[int, list[str]]]:
     """Migrate, set Django up in this process and make ``tables`` started four-seat tables."""
-    import redis
-
-    redis.Redis.from_url(env["REDIS_URL"]).flushdb()
     migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
     subprocess.run(migrate, cwd=ROOT, env=env, check=True)
     os.environ.clear()
@@ -724,7 +735,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     raise_open_files()
     started = time.perf_counter()
-    with fresh_database(args.pg, DB_NAME) as db_url:
+    with fresh_database(args.pg, DB_NAME) as db_url, fresh_redis(args.redis):
         env = service_env(db_url, args.redis)
         made = prepare(env, args.flat_tables + args.tables)
         flat, human = made[: args.flat_tables], made[args.flat_tables :]
