@@ -9,10 +9,13 @@ loop of its own, which the Redis layer supports.
 """
 
 import asyncio
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+logger = logging.getLogger(__name__)
 
 # Long enough for a Redis round trip under load, short enough not to stall a worker thread.
 PUSH_TIMEOUT_SECONDS = 5.0
@@ -59,8 +62,19 @@ class ServerLoopMiddleware:
 
 
 def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Send each ``(group, message)`` in order, in one hand-over to the layer's loop."""
+    """Send each ``(group, message)`` in order.
+
+    From a worker thread of the server (a sync view, a consumer's database call), the messages
+    are handed to the server loop's sender and this returns at once: the thread, which may be
+    the one that runs every database call of the process, never waits on Redis. One sender task
+    per loop sends everything in the order it was handed over, so pushes never overtake each
+    other. Elsewhere (no server loop: a Celery process, a test) it sends and waits.
+    """
     if not messages:
+        return
+    loop = _server_loop
+    if loop is not None and loop.is_running() and _running_loop() is not loop:
+        loop.call_soon_threadsafe(_enqueue, list(messages))
         return
     layer = get_channel_layer()
     if layer is None:
@@ -70,8 +84,32 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
-    loop = _server_loop
-    if loop is not None and loop.is_running() and _running_loop() is not loop:
-        asyncio.run_coroutine_threadsafe(send_all(), loop).result(timeout=PUSH_TIMEOUT_SECONDS)
-    else:
-        async_to_sync(send_all)()
+    async_to_sync(send_all)()
+
+
+# The server loop's outgoing pushes, and the task that sends them (created on first use).
+_queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] | None = None
+_sender: asyncio.Task[None] | None = None
+
+
+def _enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Runs on the server loop: queue ``messages`` and make sure the sender runs."""
+    global _queue, _sender
+    loop = asyncio.get_running_loop()
+    if _queue is None or _sender is None or _sender.done() or _sender.get_loop() is not loop:
+        _queue = asyncio.Queue()
+        _sender = loop.create_task(_send_forever(_queue))
+    _queue.put_nowait(messages)
+
+
+async def _send_forever(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+    layer = get_channel_layer()
+    while True:
+        messages = await queue.get()
+        for group, message in messages:
+            try:
+                await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
+            except Exception:
+                # A lost push costs a client one frame (it resyncs on the next change or on
+                # `sync`); it must never stop the pushes that follow.
+                logger.exception("push to %s failed", group)

@@ -16,6 +16,7 @@ import json
 from contextlib import suppress
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -31,6 +32,16 @@ from games.selectors import table_get, table_seats, view_for
 MAX_FRAME_BYTES = 64 * 1024
 CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
+
+
+def _db(func: Any) -> Any:
+    """``func`` run in a thread pool with Django's connection handling.
+
+    Channels' default (``thread_sensitive``) runs every database call of the process in one
+    thread, so one table's row lock or PostgreSQL round trip would hold up every other table's.
+    Each call here is a whole service call with its own transaction, so any thread will do.
+    """
+    return database_sync_to_async(func, thread_sensitive=False)
 
 
 def _is_seated(table_id: int, user: Any) -> bool:
@@ -70,6 +81,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         self.group: str | None = None
         self.seated = False  # listening to the seat's group, counted on the seat
         self.version = -1  # of the last state frame sent
+        self.last_frame: dict[str, Any] | None = None
 
     # --- connection ------------------------------------------------------------------------
 
@@ -78,23 +90,33 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
         try:
-            seated = await database_sync_to_async(_is_seated)(self.table_id, self.user)
+            seated = await _db(_is_seated)(self.table_id, self.user)
         except TableError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.accept()
+        # Counted, listening and its first frame read before the handshake completes: a client
+        # whose connect has returned is already visible to the others, and what others do
+        # next reaches it as pushes after this frame.
         await self._join(seated)
-        await self._send_state(await self._fresh_frame())
+        frame = await self._fresh_frame()
+        await self.accept()
+        await self._send_state(frame)
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Channels' dispatch, leaving the groups and the seat count if a handler fails: the
-        server then drops the socket without a ``disconnect``, and the seat would otherwise
-        show this player connected for good."""
+        """Channels' dispatch, without its connection clean-up, leaving the groups and the seat
+        count if a handler fails: the server then drops the socket without a ``disconnect``,
+        and the seat would otherwise show this player connected for good."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
         try:
-            await super().dispatch(message)
+            # Channels' own dispatch first closes stale database connections, a hop to the
+            # one sync thread for every message (four frames per action, each queued behind
+            # database work). Every query here runs through _db, which does that itself.
+            await handler(message)
         except StopConsumer:
             raise
         except Exception:
@@ -109,7 +131,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         the push the count makes reaches everyone else but not this connection, which gets the
         fresh frame instead of the same state twice."""
         if seated:
-            self.seated = await database_sync_to_async(services.seat_connected)(
+            self.seated = await _db(services.seat_connected)(
                 table_id=self.table_id, user_id=self.user.pk, delta=1
             )
         self.group = (
@@ -123,13 +145,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.group = None
         if self.seated:
             self.seated = False
-            await database_sync_to_async(services.seat_connected)(
+            await _db(services.seat_connected)(
                 table_id=self.table_id, user_id=self.user.pk, delta=-1
             )
 
     async def _fresh_frame(self) -> dict[str, Any]:
         username = self.user.username if self.seated else None
-        frame: dict[str, Any] = await database_sync_to_async(_frame)(self.table_id, username)
+        frame: dict[str, Any] = await _db(_frame)(self.table_id, username)
         return frame
 
     # --- server to client ------------------------------------------------------------------
@@ -145,10 +167,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._send_state(frame)
 
-    async def _send_state(self, frame: dict[str, Any]) -> None:
-        if frame["version"] < self.version:
+    async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
+        # Older than what this client has: dropped. A push of exactly what it has (racing the
+        # fresh frame sent on connect, say): dropped too, unless the client asked for it.
+        if frame["version"] < self.version or (frame == self.last_frame and not asked):
             return
         self.version = frame["version"]
+        self.last_frame = frame
         await self.send_json(frame)
 
     async def _send_error(
@@ -194,14 +219,14 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def _resync(self) -> None:
         """A fresh ``state``; the seat is looked up again, in case it changed unannounced."""
         try:
-            seated = await database_sync_to_async(_is_seated)(self.table_id, self.user)
+            seated = await _db(_is_seated)(self.table_id, self.user)
         except TableError as exc:
             await self._send_error(exc.code, exc.message, None, **exc.extra)
             return
         if seated != self.seated:
             await self._leave()
             await self._join(seated)
-        await self._send_state(await self._fresh_frame())
+        await self._send_state(await self._fresh_frame(), asked=True)
 
     async def _act(self, content: dict[str, Any], client_id: str | None) -> None:
         """The same service as ``POST /api/tables/{id}/actions/``. The new state reaches
@@ -210,7 +235,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_error(NOT_SEATED, "log in and take a seat to play", client_id)
             return
         try:
-            result = await database_sync_to_async(services.table_apply_action)(
+            result = await _db(services.table_apply_action)(
                 table_id=self.table_id,
                 user=self.user,
                 action=content.get("action"),
@@ -222,7 +247,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if result.repeated:
             # Nothing changed, so nothing is pushed: answer the sender alone, as the first time.
-            frame = await database_sync_to_async(_repeat_frame)(result, self.user.username)
+            frame = await _db(_repeat_frame)(result, self.user.username)
             if frame["version"] < self.version:
                 frame = await self._fresh_frame()  # never take a client back in time
-            await self._send_state({**frame, "client_id": client_id})
+            await self._send_state({**frame, "client_id": client_id}, asked=True)

@@ -37,9 +37,9 @@ def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> di
     }
 
 
-def push_table(table: Table) -> None:
-    """Send every socket on ``table`` its current view."""
-    seats = table_seats(table)
+def push_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
+    """Send every socket on ``table`` its current view (``seats``: as the caller read them)."""
+    seats = table_seats(table) if seats is None else seats
     messages = [
         (
             seat_group(table.pk, s.user_id),
@@ -59,6 +59,6 @@ def push_table_id(table_id: int) -> None:
         push_table(table)
 
 
-def on_commit_table(table: Table) -> None:
+def on_commit_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
     """Push ``table`` once the current transaction commits (nothing if it rolls back)."""
-    transaction.on_commit(lambda: push_table(table))
+    transaction.on_commit(lambda: push_table(table, seats))

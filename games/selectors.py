@@ -43,8 +43,13 @@ def table_get(table_id: int) -> Table:
 
 def table_seats(table: Table) -> list[SeatInfo]:
     """Who sits where, in seat order, with their connection flag."""
-    rows = Seat.objects.filter(table=table).select_related("user").order_by("position")
-    return [SeatInfo(s.user_id, s.user.username, s.connections > 0) for s in rows]
+    rows = Seat.objects.filter(table=table).order_by("position")
+    return [
+        SeatInfo(user_id, username, connections > 0)
+        for user_id, username, connections in rows.values_list(
+            "user_id", "user__username", "connections"
+        )
+    ]
 
 
 def table_state(table: Table) -> GameState | None:

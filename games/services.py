@@ -40,7 +40,7 @@ from games.engine.state import HAND_OVER, GameState, deal_next_hand, new_game
 from games.engine.views import full_state
 from games.errors import ALREADY_STARTED, NOT_ENOUGH_PLAYERS, TABLE_FULL, TableError
 from games.models import GameResult, RuleSet, Seat, Table, TableEvent
-from games.selectors import table_get, table_rebuild, table_state
+from games.selectors import SeatInfo, table_get, table_rebuild, table_seats, table_state
 
 # A client_id is the client's own idempotency key (a UUID in PROTOCOL.md); bounded, not parsed.
 CLIENT_ID_MAX = 100
@@ -73,10 +73,9 @@ def _repeat(table: Table, done: TableEvent) -> ActionResult:
 def _locked(table_id: int) -> Table:
     """The table row, locked until the transaction ends. Call inside ``transaction.atomic``."""
     try:
-        # of=("self",): lock the table row only, never the joined rule set or creator rows,
-        # which other tables share.
-        tables = Table.objects.select_for_update(of=("self",)).select_related("ruleset", "creator")
-        return tables.get(pk=table_id)
+        # The table row alone: no join, so no lock on the rule set or creator rows other tables
+        # share (and a cheaper query on the busiest path).
+        return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError("not_found", f"no table {table_id}", status=404) from None
 
@@ -271,9 +270,13 @@ def _apply_locked(
     table_id: int, user: User, action: object, version: object, client_id: object
 ) -> ActionResult:
     table = _locked(table_id)
-    if not Seat.objects.filter(table=table, user=user).exists():
+    seats = table_seats(table)  # for the seat check and for the push after commit
+    if not any(s.user_id == user.pk for s in seats):
         raise TableError(NOT_SEATED, "only a player seated at this table may act")
-    if client_id is not None:
+    if client_id is not None and (version != table.version or table.status != "playing"):
+        # A repeat of an accepted action carries the version from before it, so only a request
+        # that would be refused can be one. (A client_id reused at the current version is
+        # caught by the unique constraint: see table_apply_action.)
         done = TableEvent.objects.filter(table=table, actor=user, client_id=client_id).first()
         if done is not None:
             return _repeat(table, done)
@@ -296,7 +299,7 @@ def _apply_locked(
         transition = apply(state, user.username, act)
     except EngineError as exc:
         raise TableError.from_engine(exc) from None
-    _advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id)
+    _advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id, seats=seats)
     state = table_state(table)
     assert state is not None  # _record has just set it
     return ActionResult(table, table.version, state)
@@ -311,6 +314,7 @@ def _advance(
     client_id: object,
     kind: str = "action",
     player: str | None = None,
+    seats: list[SeatInfo] | None = None,
 ) -> None:
     """Record a transition, then deal the next hand or finish the game, and push the result
     after commit (one push, the deal included). Caller holds the lock."""
@@ -334,7 +338,7 @@ def _advance(
         _deal(table, state)
     elif state.phase == PHASE_GAME_OVER:
         _finish(table, state)
-    push.on_commit_table(table)
+    push.on_commit_table(table, seats)
 
 
 def _deal(table: Table, state: GameState) -> None:
@@ -422,7 +426,11 @@ def _record(
         seed=seed,
         events=_event_dicts(events),
     )
-    table.save()
+    table.save(update_fields=_RECORDED)
+
+
+# What _record and the changes it follows (start, deal, finish) write on the table row.
+_RECORDED = ["version", "state", "deadline", "deals", "status", "started_at"]
 
 
 def _turn_changed(before: dict[str, Any] | None, after: dict[str, Any]) -> bool:

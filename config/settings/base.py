@@ -110,9 +110,13 @@ else:
 
 # --- Channel layer and cache ----------------------------------------------------------------------
 if REDIS_URL:
+    # Redis pub/sub: a group send is one PUBLISH, and each process holds one subscription that
+    # it fans out to its own sockets. The list-based core layer costs a BZPOPMIN loop per socket
+    # and several commands per group send: measured by bench/tables.py, it took half the
+    # server's CPU. Pushes are fire-and-forget either way; a client that misses one resyncs.
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }

@@ -26,7 +26,7 @@ def dead_broker() -> Iterator[None]:
 def dead_channel_layer(settings: pytest.FixtureRequest) -> None:
     settings.CHANNEL_LAYERS = {  # type: ignore[attr-defined]
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             "CONFIG": {"hosts": [DEAD_REDIS]},
         }
     }
