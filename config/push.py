@@ -10,6 +10,7 @@ loop of its own, which the Redis layer supports.
 
 import asyncio
 import logging
+from collections import deque
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -87,26 +88,27 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     async_to_sync(send_all)()
 
 
-# The server loop's outgoing pushes, and the task that sends them (created on first use).
-_queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]] | None = None
+# The server loop's pushes not sent yet, in order, and the task sending them. The task ends when
+# the queue is empty (nothing lingers on a loop that closes) and starts again with the next push.
+_pending: deque[list[tuple[str, dict[str, Any]]]] = deque()
 _sender: asyncio.Task[None] | None = None
 
 
 def _enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Runs on the server loop: queue ``messages`` and make sure the sender runs."""
-    global _queue, _sender
+    """Runs on the server loop: queue ``messages`` and make sure a sender runs."""
+    global _sender
+    _pending.append(messages)
     loop = asyncio.get_running_loop()
-    if _queue is None or _sender is None or _sender.done() or _sender.get_loop() is not loop:
-        _queue = asyncio.Queue()
-        _sender = loop.create_task(_send_forever(_queue))
-    _queue.put_nowait(messages)
+    if _sender is None or _sender.done() or _sender.get_loop() is not loop:
+        _sender = loop.create_task(_send_pending())
 
 
-async def _send_forever(queue: asyncio.Queue[list[tuple[str, dict[str, Any]]]]) -> None:
+async def _send_pending() -> None:
+    # Only one sender runs per loop, and _enqueue runs on the same loop between its awaits, so
+    # everything queued is sent, in order.
     layer = get_channel_layer()
-    while True:
-        messages = await queue.get()
-        for group, message in messages:
+    while _pending:
+        for group, message in _pending.popleft():
             try:
                 await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
             except Exception:
