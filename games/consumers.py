@@ -165,6 +165,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._join(True)
             await self._send_state(await self._fresh_frame())
             return
+        if self.seated and self.user.username not in frame["players"]:
+            # They gave up their seat (before the start): from now on, the public view.
+            await self._leave()
+            await self._join(False)
+            await self._send_state(await self._fresh_frame())
+            return
         await self._send_state(frame)
 
     async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:

@@ -59,6 +59,17 @@ def push_table_id(table_id: int) -> None:
         push_table(table)
 
 
+def push_left(table: Table, user_id: int) -> None:
+    """Tell the sockets of a player who gave up their seat: the public frame, in which they
+    are no longer seated, sent to their old seat group (the consumer then moves them)."""
+    frame = state_frame(table, table_seats(table), None)
+    group_send_many([(seat_group(table.pk, user_id), {"type": "table.state", "frame": frame})])
+
+
+def on_commit_left(table: Table, user_id: int) -> None:
+    transaction.on_commit(lambda: push_left(table, user_id))
+
+
 def on_commit_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
     """Push ``table`` once the current transaction commits (nothing if it rolls back)."""
     transaction.on_commit(lambda: push_table(table, seats))

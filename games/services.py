@@ -184,6 +184,7 @@ def table_leave(*, table_id: int, user: User) -> Table:
             table.creator = first.user
         table.save(update_fields=["status", "finished_at", "creator"])
         push.on_commit_table(table)
+        push.on_commit_left(table, user.pk)
     return table
 
 

@@ -556,6 +556,29 @@ async def test_a_spectator_who_takes_a_seat_switches_to_their_own_view(
     assert await connections(waiting.pk) == {"ann": 0, "bob": 0}
 
 
+async def test_a_player_who_leaves_before_the_start_goes_back_to_watching(
+    ruleset: RuleSet, ann: Person, bob: Person
+) -> None:
+    waiting = await database_sync_to_async(services.table_create)(
+        creator=ann.user, ruleset=ruleset, seats=3
+    )
+    await database_sync_to_async(services.table_join)(table_id=waiting.pk, user=bob.user)
+    async with opened(url(waiting, bob.token)) as b, opened(url(waiting), headers(ann)) as a:
+        assert (await b.next())["players"] == ["ann", "bob"]
+        await a.next()
+        assert await connections(waiting.pk) == {"ann": 1, "bob": 1}
+        await database_sync_to_async(services.table_leave)(table_id=waiting.pk, user=bob.user)
+        left = await b.next()
+        assert left["players"] == ["ann"]
+        assert (await a.next())["players"] == ["ann"]
+        # Bob now watches: the public group's pushes reach him, and nothing counts him seated.
+        await database_sync_to_async(services.table_join)(table_id=waiting.pk, user=bob.user)
+        back = await b.next()
+        assert back["players"] == ["ann", "bob"]
+        assert await connections(waiting.pk) == {"ann": 1, "bob": 1}
+    assert await connections(waiting.pk) == {"ann": 0, "bob": 0}
+
+
 # --- a whole hand over sockets, and what each person saw ----------------------------------------
 
 
