@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -146,52 +151,47 @@ class TableDetailApi(TableApi):
         return self.table_answer(request, table_get(table_id))
 
 
-class TableJoinApi(TableApi):
-    @extend_schema(
-        operation_id="tables_join",
-        request=None,
-        responses={
-            200: TableOutput,
-            409: OpenApiResponse(ErrorOutput, description="table_full or already_started"),
-            **_ERRORS,
-        },
-    )
+class SeatCallApi(TableApi):
+    """``POST /api/tables/{id}/<call>/``: one seat service called for the logged-in user."""
+
+    call: Any = None  # the service, e.g. services.table_join
+
     def post(self, request: Request, table_id: int) -> Response:
-        table = services.table_join(table_id=table_id, user=request.user)
+        table = type(self).call(table_id=table_id, user=request.user)
         return self.table_answer(request, table)
 
 
-class TableLeaveApi(TableApi):
-    @extend_schema(
-        operation_id="tables_leave",
-        request=None,
-        responses={
-            200: TableOutput,
-            409: OpenApiResponse(ErrorOutput, description="already_started"),
-            **_ERRORS,
-        },
-    )
-    def post(self, request: Request, table_id: int) -> Response:
-        return self.table_answer(
-            request, services.table_leave(table_id=table_id, user=request.user)
+def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
+    return extend_schema_view(
+        post=extend_schema(
+            operation_id=f"tables_{name}",
+            request=None,
+            responses={200: TableOutput, **errors, **_ERRORS},
         )
+    )
 
 
-class TableStartApi(TableApi):
-    @extend_schema(
-        operation_id="tables_start",
-        request=None,
-        responses={
-            200: TableOutput,
-            403: OpenApiResponse(ErrorOutput, description="forbidden: not the creator"),
-            409: OpenApiResponse(ErrorOutput, description="already_started"),
-            **_ERRORS,
-        },
-    )
-    def post(self, request: Request, table_id: int) -> Response:
-        return self.table_answer(
-            request, services.table_start(table_id=table_id, user=request.user)
-        )
+@_seat_call_schema(
+    "join", **{"409": OpenApiResponse(ErrorOutput, description="table_full or already_started")}
+)
+class TableJoinApi(SeatCallApi):
+    call = staticmethod(services.table_join)
+
+
+@_seat_call_schema("leave", **{"409": OpenApiResponse(ErrorOutput, description="already_started")})
+class TableLeaveApi(SeatCallApi):
+    call = staticmethod(services.table_leave)
+
+
+@_seat_call_schema(
+    "start",
+    **{
+        "403": OpenApiResponse(ErrorOutput, description="forbidden: not the creator"),
+        "409": OpenApiResponse(ErrorOutput, description="already_started"),
+    },
+)
+class TableStartApi(SeatCallApi):
+    call = staticmethod(services.table_start)
 
 
 class TableActionApi(TableApi):
