@@ -40,6 +40,7 @@ import sys
 import time
 import urllib.request
 import uuid
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -448,8 +449,11 @@ class Socket:
             await self.ws.send(text)
 
 
-class Group:
-    """Four sockets with one message in flight at a time, sent at most once per ``pace``."""
+class Group(ABC):
+    """Four sockets with one message in flight at a time, sent at most once per ``pace``.
+
+    Subclasses say when the group may start, what it sends next and what an answer is.
+    """
 
     def __init__(self, run: Run, urls: list[str]) -> None:
         self.run = run
@@ -464,14 +468,17 @@ class Group:
         self.next_slot = at + self.run.pace
         return at - now
 
+    @abstractmethod
     def ready(self) -> bool:
-        raise NotImplementedError
+        """Every socket has what it needs to start sending."""
 
+    @abstractmethod
     def kick(self) -> None:
-        raise NotImplementedError
+        """Schedule the next message, if one is due and none is in flight."""
 
+    @abstractmethod
     def received(self, sock: Socket, message: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Handle a message the server sent to ``sock``."""
 
     def expire(self, now: float) -> None:
         """Count and forget a message unanswered for ``LOST_SECONDS``."""
