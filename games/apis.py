@@ -24,7 +24,14 @@ from accounts.serializers import ErrorOutput
 from games import services
 from games.errors import TableError
 from games.models import Table
-from games.selectors import open_tables, table_get, table_log, table_payload, table_seats, view_for
+from games.selectors import (
+    seat_infos,
+    table_get,
+    table_log,
+    table_payload,
+    tables_with_status,
+    view_for,
+)
 
 
 class StaleVersionOutput(ErrorOutput):
@@ -117,13 +124,11 @@ class TableListApi(TableApi):
         wanted = request.query_params.get("status", Table.Status.WAITING)
         if wanted not in Table.Status.values:
             raise TableError("bad_request", f"status: one of {', '.join(Table.Status.values)}")
-        tables = (
-            open_tables()
-            if wanted == Table.Status.WAITING
-            else Table.objects.filter(status=wanted).select_related("ruleset", "creator")
-        )
         viewer = self.viewer(request)
-        return Response([table_payload(t, viewer) for t in tables[:100]])
+        tables = tables_with_status(wanted)[:100]
+        return Response(
+            [table_payload(t, viewer, seats=seat_infos(t.seat_set.all())) for t in tables]
+        )
 
     @extend_schema(
         operation_id="tables_create",
@@ -216,7 +221,7 @@ class TableActionApi(TableApi):
             client_id=body["client_id"],
         )
         table = result.table
-        view = view_for(table, result.state, table_seats(table), request.user.username)
+        view = view_for(table, result.state, result.seats, request.user.username)
         return Response({"version": result.version, "view": view})
 
 

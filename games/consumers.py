@@ -61,8 +61,7 @@ def _frame(table_id: int, username: str | None) -> dict[str, Any]:
 
 def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any]:
     """The ``state`` frame that answered the change a repeated ``client_id`` made."""
-    table = result.table
-    seats = table_seats(table)
+    table, seats = result.table, result.seats
     frame = state_frame(table, seats, username)
     if result.version != table.version:
         frame["version"] = result.version

@@ -31,6 +31,10 @@ class TableError(Exception):
         self.extra = extra
 
     @classmethod
+    def not_found(cls, table_id: int) -> TableError:
+        return cls(NOT_FOUND, f"no table {table_id}", status=404)
+
+    @classmethod
     def from_engine(cls, exc: EngineError) -> TableError:
         return cls(exc.code, exc.message)
 

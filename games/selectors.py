@@ -7,7 +7,9 @@ per player, and, in a player's own view, ``legal`` (every action the engine allo
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
@@ -19,7 +21,7 @@ from games.engine.rules import Rules
 from games.engine.state import GAME_OVER, GameState, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout
 from games.engine.views import full_state, player_view, public_view
-from games.errors import NOT_FOUND, TableError
+from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 
 # Phases in which the current hand is over, so its seed is no longer secret.
@@ -38,7 +40,7 @@ def table_get(table_id: int) -> Table:
     try:
         return Table.objects.select_related("ruleset", "creator").get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError(NOT_FOUND, f"no table {table_id}", status=404) from None
+        raise TableError.not_found(table_id) from None
 
 
 def table_seats(table: Table) -> list[SeatInfo]:
@@ -50,6 +52,11 @@ def table_seats(table: Table) -> list[SeatInfo]:
             "user_id", "user__username", "connections"
         )
     ]
+
+
+def seat_infos(seats: Iterable[Seat]) -> list[SeatInfo]:
+    """``SeatInfo`` of seat rows already loaded with their users (a prefetch), in their order."""
+    return [SeatInfo(s.user_id, s.user.username, s.connections > 0) for s in seats]
 
 
 def table_state(table: Table) -> GameState | None:
@@ -99,11 +106,14 @@ def view_for(
     return view
 
 
+def utc_text(moment: datetime) -> str:
+    """An aware UTC datetime as ISO-8601 with ``Z``."""
+    return moment.isoformat().replace("+00:00", "Z")
+
+
 def deadline_text(table: Table) -> str | None:
     """The turn deadline as ISO-8601 UTC (``...Z``), or None."""
-    if table.deadline is None:
-        return None
-    return table.deadline.isoformat().replace("+00:00", "Z")
+    return None if table.deadline is None else utc_text(table.deadline)
 
 
 def table_payload(
@@ -132,16 +142,17 @@ def table_payload(
         "creator": table.creator.username,
         "turn_seconds": table.turn_seconds,
         "rated": table.rated,
-        "created_at": table.created_at.isoformat().replace("+00:00", "Z"),
+        "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
     }
     return payload
 
 
-def open_tables() -> QuerySet[Table]:
-    """Tables still gathering players, newest first (the lobby)."""
+def tables_with_status(status: str = "waiting") -> QuerySet[Table]:
+    """Tables in ``status`` (by default those still gathering players: the lobby), newest
+    first, with their seats and users loaded (``seat_infos(table.seat_set.all())``)."""
     return (
-        Table.objects.filter(status=Table.Status.WAITING)
+        Table.objects.filter(status=status)
         .select_related("ruleset", "creator")
         .prefetch_related("seat_set__user")
     )
@@ -187,7 +198,9 @@ def table_mismatch(table: Table) -> str | None:
     return f"table {table.pk} v{table.version}: snapshot and rebuild differ in {', '.join(keys)}"
 
 
-def _log_entry(event: TableEvent, names: dict[int, str], reveal: bool, over: set[int]) -> dict:
+def _log_entry(
+    event: TableEvent, names: dict[int, str], reveal: bool, seeds: dict[int, str]
+) -> dict:
     entry: dict[str, Any] = {
         "version": event.version,
         "kind": event.kind,
@@ -195,30 +208,27 @@ def _log_entry(event: TableEvent, names: dict[int, str], reveal: bool, over: set
         "actor": names.get(event.actor_id) if event.actor_id else None,
         "action": event.action,
         "client_id": event.client_id,
-        "at": event.created_at.isoformat().replace("+00:00", "Z"),
+        "at": utc_text(event.created_at),
         **event.data,
     }
-    hand = event.data.get("hand")
     if event.seed:
-        entry["seed"] = event.seed if reveal or hand in over else None
-    entry["events"] = [
-        e if reveal else {k: v for k, v in e.items() if k not in e.get("_private", ())}
-        for e in event.events
-    ]
-    for e in entry["events"]:
-        e.pop("_private", None)
+        entry["seed"] = event.seed if reveal else seeds.get(event.data.get("hand"))
+    entry["events"] = [_public_event(e, reveal) for e in event.events]
     return entry
+
+
+def _public_event(event: dict[str, Any], reveal: bool) -> dict[str, Any]:
+    """A logged engine event without its bookkeeping, and without its private part (the
+    ``_private`` keys, e.g. a stock draw's card) unless ``reveal``."""
+    hidden = {"_private", *(() if reveal else event.get("_private", ()))}
+    return {k: v for k, v in event.items() if k not in hidden}
 
 
 def table_log(table: Table) -> list[dict[str, Any]]:
     """The action log as anyone may read it: hidden cards (a stock draw's card) only once the
-    game is over, each hand's seed once that hand is over."""
+    game is over, each hand's seed once that hand is over (the rule of the views' ``deals``)."""
     reveal = table.status in (Table.Status.FINISHED, Table.Status.ABORTED)
-    current = table.deals[-1]["hand"] if table.deals else 0
-    state_phase = (table.state or {}).get("phase")
-    over = {d["hand"] for d in table.deals if d["hand"] < current}
-    if state_phase in _OVER:
-        over.add(current)
+    seeds = {d["hand"]: d["seed"] for d in deals_public(table, table_state(table)) if d["seed"]}
     events = TableEvent.objects.filter(table=table).order_by("version")
     names = {s.user_id: s.user.username for s in table.seat_set.select_related("user")}
-    return [_log_entry(e, names, reveal, over) for e in events]
+    return [_log_entry(e, names, reveal, seeds) for e in events]

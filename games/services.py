@@ -15,7 +15,8 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import User
@@ -49,16 +50,18 @@ TURN_SECONDS_MAX = 3600
 
 @dataclass(frozen=True, slots=True)
 class ActionResult:
-    """An accepted action: the table, the version and state its change left, and whether it
-    repeated a known ``client_id`` (then ``state`` is rebuilt if the table has moved on)."""
+    """An accepted action: the table, the version and state its change left, the seats as read
+    under the lock, and whether it repeated a known ``client_id`` (then ``state`` is rebuilt if
+    the table has moved on)."""
 
     table: Table
     version: int
     state: GameState
+    seats: list[SeatInfo]
     repeated: bool = False
 
 
-def _repeat(table: Table, done: TableEvent) -> ActionResult:
+def _repeat(table: Table, done: TableEvent, seats: list[SeatInfo] | None = None) -> ActionResult:
     """The answer first given to the change ``done``: its version (the deal of the next hand
     included, when it ended one) and the state then."""
     version = done.version
@@ -67,7 +70,8 @@ def _repeat(table: Table, done: TableEvent) -> ActionResult:
     state = table_state(table) if version == table.version else table_rebuild(table, upto=version)
     if state is None:
         raise TableError(WRONG_PHASE, "the game has not started yet")
-    return ActionResult(table, version, state, repeated=True)
+    seats = table_seats(table) if seats is None else seats
+    return ActionResult(table, version, state, seats, repeated=True)
 
 
 def _locked(table_id: int) -> Table:
@@ -77,7 +81,7 @@ def _locked(table_id: int) -> Table:
         # share (and a cheaper query on the busiest path).
         return Table.objects.select_for_update().get(pk=table_id)
     except Table.DoesNotExist:
-        raise TableError("not_found", f"no table {table_id}", status=404) from None
+        raise TableError.not_found(table_id) from None
 
 
 def _ruleset(ruleset: RuleSet | str) -> RuleSet:
@@ -227,8 +231,9 @@ def _start(table: Table) -> None:
     state = new_game(rules, names, seed=seed)
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
-    table.deals = [{"hand": 1, "commitment": commitment(seed), "seed": seed}]
-    data = {"players": names, "hand": 1, "commitment": commitment(seed)}
+    committed = commitment(seed)
+    table.deals = [{"hand": 1, "commitment": committed, "seed": seed}]
+    data = {"players": names, "hand": 1, "commitment": committed}
     _record(table, None, state, kind="start", data=data, seed=seed)
 
 
@@ -280,7 +285,7 @@ def _apply_locked(
         # caught by the unique constraint: see table_apply_action.)
         done = TableEvent.objects.filter(table=table, actor=user, client_id=client_id).first()
         if done is not None:
-            return _repeat(table, done)
+            return _repeat(table, done, seats)
     if table.status == Table.Status.WAITING:
         raise TableError(WRONG_PHASE, "the game has not started yet")
     if table.status != Table.Status.PLAYING:
@@ -303,7 +308,7 @@ def _apply_locked(
     _advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id, seats=seats)
     state = table_state(table)
     assert state is not None  # _record has just set it
-    return ActionResult(table, table.version, state)
+    return ActionResult(table, table.version, state, seats)
 
 
 def _advance(
@@ -324,6 +329,9 @@ def _advance(
     if state.phase in (HAND_OVER, PHASE_GAME_OVER) and table.deals:
         # The hand's seed is no longer secret: the log reveals it on the change that ended it.
         data["revealed"] = {"hand": state.hand_number, "seed": table.deals[-1]["seed"]}
+    if state.phase == PHASE_GAME_OVER:
+        table.status = Table.Status.FINISHED
+        table.finished_at = timezone.now()  # saved with the snapshot by _record
     _record(
         table,
         actor,
@@ -338,7 +346,7 @@ def _advance(
     if state.phase == HAND_OVER:
         _deal(table, state)
     elif state.phase == PHASE_GAME_OVER:
-        _finish(table, state)
+        _write_result(table, state)
     push.on_commit_table(table, seats)
 
 
@@ -346,8 +354,9 @@ def _deal(table: Table, state: GameState) -> None:
     seed = new_seed()
     dealt = deal_next_hand(state, seed=seed)
     hand = dealt.hand_number
-    table.deals = [*table.deals, {"hand": hand, "commitment": commitment(seed), "seed": seed}]
-    data = {"hand": hand, "commitment": commitment(seed)}
+    committed = commitment(seed)
+    table.deals = [*table.deals, {"hand": hand, "commitment": committed, "seed": seed}]
+    data = {"hand": hand, "commitment": committed}
     _record(table, None, dealt, kind="deal", data=data, seed=seed)
 
 
@@ -361,24 +370,19 @@ def placements(state: GameState) -> list[dict[str, Any]]:
     return out
 
 
-def _finish(table: Table, state: GameState) -> None:
-    """Close the game and write its result once (``GameResult`` is one per table)."""
-    now = timezone.now()
-    table.status = Table.Status.FINISHED
-    table.finished_at = now
-    table.deadline = None
-    table.save(update_fields=["status", "finished_at", "deadline"])
+def _write_result(table: Table, state: GameState) -> None:
+    """The finished game's result, once (``GameResult`` is one per table). Caller holds the
+    lock and has just recorded the final state."""
     users = dict(Seat.objects.filter(table=table).values_list("user__username", "user_id"))
     rows = [{**p, "user": users.get(p["player"])} for p in placements(state)]
-    full = full_state(state)
     GameResult.objects.get_or_create(
         table=table,
         defaults={
-            "winner": full["winner"] or "",
+            "winner": table.state["winner"] or "",
             "ended": state.ended or "target",
             "placements": rows,
-            "hands": full["hands"],
-            "finished_at": now,
+            "hands": table.state["hands"],
+            "finished_at": table.finished_at,
         },
     )
 
@@ -431,7 +435,7 @@ def _record(
 
 
 # What _record and the changes it follows (start, deal, finish) write on the table row.
-_RECORDED = ["version", "state", "deadline", "deals", "status", "started_at"]
+_RECORDED = ["version", "state", "deadline", "deals", "status", "started_at", "finished_at"]
 
 
 def _turn_changed(before: dict[str, Any] | None, after: dict[str, Any]) -> bool:
@@ -441,20 +445,11 @@ def _turn_changed(before: dict[str, Any] | None, after: dict[str, Any]) -> bool:
     return (before["turn"], before["hand_number"]) != (after["turn"], after["hand_number"])
 
 
-def next_version(table: Table) -> int:
-    """The version the log says comes next (a check for tests and ``tables_verify``)."""
-    top = TableEvent.objects.filter(table=table).aggregate(v=Max("version"))["v"]
-    return (top or 0) + 1
-
-
 def seat_connected(*, table_id: int, user_id: int, delta: int) -> bool:
     """Count a seated player's socket opening (+1) or closing (-1); False when not seated.
 
     No game effect: only the ``connected`` flag in the views changes.
     """
-    from django.db.models import F
-    from django.db.models.functions import Greatest
-
     updated = Seat.objects.filter(table_id=table_id, user_id=user_id).update(
         connections=Greatest(F("connections") + delta, 0)
     )

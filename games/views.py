@@ -20,7 +20,7 @@ from games.engine.rules import MIN_PLAYERS, Rules
 from games.errors import TableError
 from games.forms import TableForm
 from games.models import Table
-from games.selectors import open_tables, table_get, table_payload
+from games.selectors import table_get, table_payload, tables_with_status
 
 # The house rules of RULES.md, as the lobby names those a table plays with.
 HOUSE_RULES = {
@@ -68,7 +68,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc.message)
             else:
                 return redirect(table)
-    rows = [lobby_row(t) for t in open_tables()[:LOBBY_SIZE]]
+    rows = [lobby_row(t) for t in tables_with_status()[:LOBBY_SIZE]]
     return render(request, "games/lobby.html", {"form": form, "rows": rows})
 
 
