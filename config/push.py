@@ -1,11 +1,12 @@
-"""The one way to push a message to sockets: `group_send`, callable from any thread.
+"""The one way to push messages to sockets: `group_send_many` (or `group_send` for one), callable
+from any thread.
 
 The in-memory channel layer keeps asyncio queues that belong to the server's event loop. A push
-from another thread (an embedded Celery worker, say) must therefore run on that loop, handed over
-with `asyncio.run_coroutine_threadsafe`; sending from a fresh loop would touch those queues from
-the wrong thread. The ASGI application records its loop through `ServerLoopMiddleware`. Where no
-server loop is known (a separate `celery worker` process on Redis, a test), the push runs on a
-loop of its own, which the Redis layer supports.
+from another thread (a sync view, a consumer's database call, an embedded Celery worker) must
+therefore run on that loop, handed over with `call_soon_threadsafe`; sending from a fresh loop
+would touch those queues from the wrong thread. The ASGI application records its loop through
+`ServerLoopMiddleware`. Where no server loop is known (a separate `celery worker` process on
+Redis, a test), the push runs on a loop of its own, which the Redis layer supports.
 """
 
 import asyncio
@@ -38,16 +39,8 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 def group_send(group: str, message: dict[str, Any]) -> None:
-    """Send `message` to every channel in `group`; blocks until the layer has taken it."""
-    layer = get_channel_layer()
-    if layer is None:
-        raise RuntimeError("CHANNEL_LAYERS has no default layer")
-    loop = _server_loop
-    if loop is not None and loop.is_running() and _running_loop() is not loop:
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
-        future.result(timeout=PUSH_TIMEOUT_SECONDS)
-    else:
-        async_to_sync(layer.group_send)(group, message)
+    """Send `message` to every channel in `group` (see `group_send_many`)."""
+    group_send_many([(group, message)])
 
 
 class ServerLoopMiddleware:
