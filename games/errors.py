@@ -2,7 +2,8 @@
 
 Engine errors keep their protocol codes (``games.engine.errors``); the services add their own for
 the table's life before and after the game: ``not_found``, ``table_full``, ``already_started``,
-``not_enough_players`` and ``not_authenticated``.
+``not_enough_players`` and ``not_authenticated``, and ``paused`` for an action while an organizer
+has paused the table.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ NOT_FOUND = "not_found"
 TABLE_FULL = "table_full"
 ALREADY_STARTED = "already_started"
 NOT_ENOUGH_PLAYERS = "not_enough_players"
+PAUSED = "paused"
 
 
 class TableError(Exception):

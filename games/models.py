@@ -180,7 +180,29 @@ class Table(models.Model):
         help_text="Per hand: its number, seed commitment and seed (secret until the hand ends).",
     )
     turn_seconds = models.PositiveIntegerField(default=60)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    time_bank_seconds = models.PositiveIntegerField(
+        default=0, help_text="Each player's extra seconds for the whole game, once a turn runs out."
+    )
+    deadline = models.DateTimeField(
+        null=True,
+        blank=True,
+        db_index=True,
+        help_text="When the server plays the turn: its start plus the turn clock plus the bank.",
+    )
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    banks = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Milliseconds of time bank each player has left, as of the current turn's start.",
+    )
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     rated = models.BooleanField(default=True)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
@@ -235,7 +257,8 @@ class TableEvent(models.Model):
     """One accepted change, append-only: the log that rebuilds the table.
 
     ``start`` holds the players and the first hand's seed, ``deal`` a later hand's seed,
-    ``action`` a player's action, ``timeout`` a turn the server played for ``player``.
+    ``action`` a player's action, ``timeout`` a turn the server played for ``player``, ``back``
+    an absent player's return.
     ``events`` are the engine's events, their private parts included; the log API shows those
     and the seeds only when they are no longer secret.
     """
@@ -245,6 +268,7 @@ class TableEvent(models.Model):
         ACTION = "action", "Action"
         DEAL = "deal", "Deal"
         TIMEOUT = "timeout", "Timeout"
+        BACK = "back", "Back"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -290,10 +314,58 @@ class GameResult(models.Model):
     ended = models.CharField(max_length=20, help_text="target or abandoned.")
     placements = models.JSONField(help_text='[{"player", "user", "place", "score"}] by place.')
     hands = models.JSONField(help_text="The finished hands as the full state lists them.")
-    finished_at = models.DateTimeField()
+    finished_at = models.DateTimeField(db_index=True)
 
     class Meta:
         ordering = ["-finished_at"]
 
     def __str__(self) -> str:
         return f"result of table {self.table_id}"
+
+
+class HandResult(models.Model):
+    """One player's score for one finished hand, written with the change that ended it."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="hand_results")
+    hand = models.PositiveSmallIntegerField()
+    player = models.CharField(max_length=150)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    melded = models.IntegerField()
+    in_hand = models.IntegerField()
+    net = models.IntegerField()
+    went_out = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "hand", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "hand", "player"], name="hand_result_once_per_player"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"table {self.table_id} hand {self.hand}: {self.player} {self.net:+d}"
+
+
+class FinalizerRun(models.Model):
+    """A finalization hook (rating update, tournament advancement) that has run for a game.
+
+    Written in the same transaction as the hook's own effect, and unique per table and hook, so
+    a task delivered twice finds the row and does nothing.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="finalizer_runs")
+    hook = models.CharField(max_length=100)
+    done_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "hook"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "hook"], name="finalizer_once_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hook} for table {self.table_id}"

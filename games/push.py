@@ -13,7 +13,14 @@ from django.db import transaction
 
 from config.push import group_send_many
 from games.models import Table
-from games.selectors import SeatInfo, deadline_text, table_seats, table_state, view_for
+from games.selectors import (
+    SeatInfo,
+    deadline_text,
+    table_clock,
+    table_seats,
+    table_state,
+    view_for,
+)
 
 
 def public_group(table_id: int) -> str:
@@ -31,6 +38,7 @@ def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> di
         "version": table.version,
         "view": view_for(table, table_state(table), seats, username),
         "deadline": deadline_text(table),
+        "clock": table_clock(table),
         "status": table.status,
         "players": [s.username for s in seats],
         "seats": table.seats,

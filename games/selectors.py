@@ -14,12 +14,13 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from games.clock import clock_payload
 from games.engine.engine import apply
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.rules import Rules
 from games.engine.state import GAME_OVER, GameState, deal_next_hand, new_game
-from games.engine.timeout import apply_timeout
+from games.engine.timeout import apply_timeout, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
@@ -112,8 +113,16 @@ def utc_text(moment: datetime) -> str:
 
 
 def deadline_text(table: Table) -> str | None:
-    """The turn deadline as ISO-8601 UTC (``...Z``), or None."""
-    return None if table.deadline is None else utc_text(table.deadline)
+    """When the server plays the current turn, as ISO-8601 UTC (``...Z``); None when nobody is
+    to move or the table is paused (its clocks stand still: ``clock.remaining`` tells)."""
+    if table.deadline is None or table.paused_at is not None:
+        return None
+    return utc_text(table.deadline)
+
+
+def table_clock(table: Table) -> dict[str, Any]:
+    """The ``clock`` object of the answers and state frames (see ``games.clock``)."""
+    return clock_payload(table, utc_text)
 
 
 def table_payload(
@@ -141,6 +150,8 @@ def table_payload(
         "players": [s.username for s in seats],
         "creator": table.creator.username,
         "turn_seconds": table.turn_seconds,
+        "time_bank_seconds": table.time_bank_seconds,
+        "clock": table_clock(table),
         "rated": table.rated,
         "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
@@ -167,6 +178,8 @@ def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> Ga
         return deal_next_hand(state, seed=event.seed)
     if event.kind == TableEvent.Kind.TIMEOUT:
         return apply_timeout(state).state
+    if event.kind == TableEvent.Kind.BACK:
+        return mark_back(state, event.player).state
     return apply(state, event.player, event.action).state
 
 

@@ -139,7 +139,28 @@ CELERY_WORKER_EMBEDDED = env.bool(
     "CELERY_WORKER_EMBEDDED", default=CELERY_BROKER_URL.startswith("memory://")
 )
 CELERY_EMBEDDED_CONCURRENCY = env.int("CELERY_EMBEDDED_CONCURRENCY", default=4)
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Redis hands a message that is not acknowledged within this time to another worker. A turn
+# timer waits for its deadline unacknowledged, so this must outlast the longest turn (an hour of
+# turn clock plus an hour of time bank); a lost timer is the sweep's job anyway.
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3 * 3600}
+
+# --- The turn clock ----------------------------------------------------------------------------
+# Every CLOCK_SWEEP_SECONDS the sweep plays each turn whose deadline passed more than
+# CLOCK_SWEEP_GRACE_SECONDS ago (its timer was lost), so no turn hangs longer than its deadline
+# plus the interval plus the grace. FINALIZE_SETTLE_SECONDS after a game ends, the sweep sends its
+# finalization hooks again if they have not run.
+CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
+CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
+CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
+FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "sweep-overdue-turns": {
+        "task": "games.tasks.sweep",
+        "schedule": CLOCK_SWEEP_SECONDS,
+        # A sweep still queued when the next is due is dropped, not piled up.
+        "options": {"expires": CLOCK_SWEEP_SECONDS},
+    }
+}
 
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -4,17 +4,21 @@ With `DATABASE_URL` / `REDIS_URL` set the suite runs on PostgreSQL and Redis, ot
 embedded default; tests/conftest.py enforces `REQUIRE_SERVICES=1`.
 """
 
+import os
+
 from .development import *
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Tests start their own worker where they need one; importing config.asgi must not.
 CELERY_WORKER_EMBEDDED = False
+# A queue of this run's own: the workers the tests start consume only the timers this run set,
+# whatever else shares the Redis broker.
+CELERY_TASK_DEFAULT_QUEUE = f"rummy-test-{os.getpid()}"
 # Local to the test process, so clearing it between tests never touches a shared Redis.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGGING = {"version": 1, "disable_existing_loggers": False}
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    import os
     import tempfile
 
     # A file, not memory: threads (race tests, live servers) then share one database with real

@@ -13,7 +13,7 @@ from typing import Any
 @dataclass(frozen=True, slots=True)
 class Event:
     """One event: ``type`` (drew, melded, laid_off, discarded, rummy, reshuffled, hand_ended,
-    game_ended, timeout), the acting ``player`` (or None) and public ``data``.
+    game_ended, timeout, back), the acting ``player`` (or None) and public ``data``.
 
     >>> Event("drew", "ann", {"source": "stock"}, {"card": "9D"}).to_dict()
     {'type': 'drew', 'player': 'ann', 'source': 'stock'}

@@ -6,7 +6,9 @@ then a discard of the card drawn from the stock this turn when it may be discard
 highest-valued card that may be discarded (the first such in hand order on a tie).
 ``apply_timeout`` plays them, adds one to the player's ``timeouts`` and marks them ``absent`` at
 ``max_timeouts``. If every player is then absent, the game ends as abandoned (``winner`` the sole
-leader, or null on a tie).
+leader, or null on a tie). Any action of an absent player brings them back (``apply`` resets the
+count); ``mark_back`` does it for a player who asks to be back without acting, since an absent
+player's turns are played at once and would otherwise never wait for them.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import replace
 
 from .actions import Action, Discard, Draw
 from .engine import Transition, apply, may_discard
+from .errors import NOT_SEATED, IllegalAction
 from .events import Event
 from .scoring import card_value
 from .search import required_play
@@ -119,3 +122,27 @@ def _abandon(state: GameState) -> GameState:
         last_discard_by=None,
         claimed=False,
     )
+
+
+def mark_back(state: GameState, player: str) -> Transition:
+    """``player`` is back: their timeout count is cleared and their turns wait for them again.
+
+    A player who is not absent is unchanged (no events).
+
+    >>> from games.engine.state import new_game
+    >>> from games.engine.rules import Rules
+    >>> g = new_game(Rules(max_timeouts=1), ["ann", "bob"], seed="7")
+    >>> gone = apply_timeout(g).state
+    >>> gone.players[0].absent, mark_back(gone, "ann").state.players[0].absent
+    (True, False)
+
+    :raises IllegalAction: ``not_seated`` for a name not at the table.
+    """
+    seat = state.seat_of(player)
+    if seat is None:
+        raise IllegalAction(NOT_SEATED, f"{player!r} is not seated at this table")
+    before = state.players[seat]
+    if not before.absent and not before.timeouts:
+        return Transition(state, ())
+    new = state.with_player(seat, replace(before, timeouts=0, absent=False))
+    return Transition(new, (Event("back", before.name, {}),))

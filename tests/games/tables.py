@@ -8,7 +8,7 @@ from typing import Any
 from unittest import mock
 
 from accounts.models import User
-from games import services
+from games import record, services
 from games.engine.bots import GreedyBot
 from games.engine.legal import legal_actions
 from games.engine.play import next_move
@@ -26,9 +26,9 @@ def players(*names: str) -> list[User]:
 @contextmanager
 def seeds_from(first: str) -> Iterator[None]:
     """Deal hand 1 with seed ``first``; later hands get fresh random seeds as in production."""
-    real = services.new_seed
+    real = record.new_seed
     calls = iter([first])
-    with mock.patch.object(services, "new_seed", lambda: next(calls, None) or real()):
+    with mock.patch.object(record, "new_seed", lambda: next(calls, None) or real()):
         yield
 
 
@@ -54,7 +54,7 @@ def started_table(
         creator=users[0], ruleset=ruleset, seats=len(users), overrides=overrides
     )
     names = [u.username for u in users]
-    seed = find_seed(table.engine_rules(), names, wanted) if wanted else services.new_seed()
+    seed = find_seed(table.engine_rules(), names, wanted) if wanted else record.new_seed()
     with seeds_from(seed):
         for user in users[1:]:
             services.table_join(table_id=table.pk, user=user)

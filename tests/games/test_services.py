@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games import record, services
 from games.engine.errors import ERROR_CODES
 from games.engine.rules import Rules
 from games.engine.shuffle import commitment
@@ -320,7 +320,7 @@ def test_placements_share_a_place_on_equal_scores() -> None:
             PlayerState("cid", score=50),
         )
     )
-    assert services.placements(scored) == [
+    assert record.placements(scored) == [
         {"player": "bob", "place": 1, "score": 90},
         {"player": "ann", "place": 2, "score": 50},
         {"player": "cid", "place": 2, "score": 50},

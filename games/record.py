@@ -1,0 +1,285 @@
+"""The one path by which a table's game changes: record a transition, run the turn clock, deal
+the next hand, play the turns of absent players, write the results.
+
+Everything here runs inside the caller's transaction, holding the table's row lock
+(``lock_table``). Each change bumps ``version``, saves the snapshot and appends one
+``TableEvent``; pushes, the next turn timer and the finalization hooks are registered with
+``transaction.on_commit`` (DESIGN.md decisions 1 and 2).
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.utils import timezone
+
+from accounts.models import User
+from games import clock, push, timers
+from games.engine.engine import Transition
+from games.engine.errors import BAD_REQUEST, ConfigError
+from games.engine.events import Event
+from games.engine.shuffle import commitment
+from games.engine.state import GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
+from games.engine.timeout import apply_timeout
+from games.engine.views import full_state
+from games.errors import TableError
+from games.models import GameResult, HandResult, Seat, Table, TableEvent
+from games.selectors import SeatInfo, table_state
+
+
+def lock_table(table_id: int) -> Table:
+    """The table row, locked until the transaction ends. Call inside ``transaction.atomic``."""
+    try:
+        # The table row alone: no join, so no lock on the rule set or creator rows other tables
+        # share (and a cheaper query on the busiest path).
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise TableError.not_found(table_id) from None
+
+
+def new_seed() -> str:
+    """A hand's secret seed: 128 bits from the operating system's CSPRNG, in hex."""
+    return secrets.token_hex(16)
+
+
+def start_game(table: Table) -> None:
+    """Deal hand 1 to everyone seated and start the first turn's clock."""
+    names = list(
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("user__username", flat=True)
+    )
+    rules = table.engine_rules()
+    try:
+        rules.check_players(len(names))
+    except ConfigError as exc:
+        raise TableError(BAD_REQUEST, f"cannot deal to {len(names)} players: {exc}") from None
+    seed = new_seed()
+    state = new_game(rules, names, seed=seed)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    clock.fill_banks(table, names)
+    committed = commitment(seed)
+    table.deals = [{"hand": 1, "commitment": committed, "seed": seed}]
+    data = {"players": names, "hand": 1, "commitment": committed}
+    _record(table, None, state, kind="start", data=data, seed=seed)
+    timers.on_commit_timer(table)
+
+
+def advance(
+    table: Table,
+    transition: Transition,
+    *,
+    actor: User | None,
+    action: dict[str, Any] | None = None,
+    client_id: object = None,
+    kind: str = "action",
+    player: str | None = None,
+    seats: list[SeatInfo] | None = None,
+    data: dict[str, Any] | None = None,
+) -> None:
+    """Record a transition and everything that follows from it: the next hand dealt, the turns
+    of absent players played at once, the game finished. Then, after commit, one push (all of
+    it included) and, when a new turn started, its timer."""
+    deadline = table.deadline
+    _settle(
+        table,
+        transition,
+        actor=actor,
+        action=action,
+        client_id=client_id if isinstance(client_id, str) else None,
+        kind=kind,
+        player=player or (actor.username if actor else ""),
+        data=data,
+    )
+    _play_absent_turns(table)
+    push.on_commit_table(table, seats)
+    if table.deadline != deadline:
+        timers.on_commit_timer(table)
+
+
+def _play_absent_turns(table: Table) -> None:
+    """An absent player's turns are played by the server at once (RULES.md). This ends: each
+    turn played adds a timeout, and when everyone is absent the engine abandons the game."""
+    state = table_state(table)
+    while (
+        state is not None
+        and table.status == Table.Status.PLAYING
+        and state.turn is not None
+        and state.players[state.turn].absent
+    ):
+        mover = state.players[state.turn].name
+        absent = {"absent": True}
+        _settle(table, apply_timeout(state), actor=None, kind="timeout", player=mover, data=absent)
+        state = table_state(table)
+
+
+def _settle(
+    table: Table,
+    transition: Transition,
+    *,
+    actor: User | None,
+    kind: str,
+    player: str,
+    action: dict[str, Any] | None = None,
+    client_id: str | None = None,
+    data: dict[str, Any] | None = None,
+) -> None:
+    state = transition.state
+    data = dict(data or {})
+    over = state.phase in (HAND_OVER, GAME_OVER)
+    if over and table.deals:
+        # The hand's seed is no longer secret: the log reveals it on the change that ended it.
+        data["revealed"] = {"hand": state.hand_number, "seed": table.deals[-1]["seed"]}
+    if state.phase == GAME_OVER:
+        table.status = Table.Status.FINISHED
+        table.finished_at = timezone.now()  # saved with the snapshot by _record
+    _record(
+        table,
+        actor,
+        state,
+        kind=kind,
+        player=player,
+        action=action,
+        client_id=client_id,
+        events=transition.events,
+        data=data,
+    )
+    if over:
+        _write_hand_result(table)
+    if state.phase == HAND_OVER:
+        _deal(table, state)
+    elif state.phase == GAME_OVER:
+        _write_result(table, state)
+
+
+def _deal(table: Table, state: GameState) -> None:
+    seed = new_seed()
+    dealt = deal_next_hand(state, seed=seed)
+    hand = dealt.hand_number
+    committed = commitment(seed)
+    table.deals = [*table.deals, {"hand": hand, "commitment": committed, "seed": seed}]
+    data = {"hand": hand, "commitment": committed}
+    _record(table, None, dealt, kind="deal", data=data, seed=seed)
+
+
+def placements(state: GameState) -> list[dict[str, Any]]:
+    """Players by final score, highest first; equal scores share a place (1, 1, 3...)."""
+    order = sorted(state.players, key=lambda p: -p.score)
+    out: list[dict[str, Any]] = []
+    for i, p in enumerate(order):
+        place = out[-1]["place"] if out and out[-1]["score"] == p.score else i + 1
+        out.append({"player": p.name, "place": place, "score": p.score})
+    return out
+
+
+def _users(table: Table) -> dict[str, int]:
+    return dict(Seat.objects.filter(table=table).values_list("user__username", "user_id"))
+
+
+def _write_hand_result(table: Table) -> None:
+    """One ``HandResult`` per player for the hand that has just ended. A game abandoned mid-hand
+    ends no hand, so it writes none; the unique constraint refuses a hand written twice."""
+    snapshot = table.state or {}
+    hands = snapshot.get("hands") or []
+    if not hands or hands[-1]["number"] != snapshot["hand_number"]:
+        return
+    hand, users = hands[-1], _users(table)
+    HandResult.objects.bulk_create(
+        HandResult(
+            table=table,
+            hand=hand["number"],
+            player=name,
+            user_id=users.get(name),
+            melded=score["melded"],
+            in_hand=score["in_hand"],
+            net=score["net"],
+            went_out=hand["went_out"] == name,
+        )
+        for name, score in hand["scores"].items()
+    )
+
+
+def _write_result(table: Table, state: GameState) -> None:
+    """The finished game's result (one per table: a second is refused by the database), and,
+    after commit, its finalization hooks (``games.finalization``)."""
+    users = _users(table)
+    rows = [{**p, "user": users.get(p["player"])} for p in placements(state)]
+    GameResult.objects.create(
+        table=table,
+        winner=table.state["winner"] or "",
+        ended=state.ended or "target",
+        placements=rows,
+        hands=table.state["hands"],
+        finished_at=table.finished_at,
+    )
+    timers.on_commit_finalize(table)
+
+
+def _event_dicts(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    out = []
+    for e in events:
+        d = e.to_dict(include_private=True)
+        if e.private:
+            d["_private"] = sorted(e.private)
+        out.append(d)
+    return out
+
+
+def _record(
+    table: Table,
+    actor: User | None,
+    state: GameState,
+    *,
+    kind: str,
+    player: str = "",
+    action: dict[str, Any] | None = None,
+    client_id: str | None = None,
+    events: tuple[Event, ...] = (),
+    data: dict[str, Any] | None = None,
+    seed: str = "",
+) -> None:
+    """Bump the version, run the clock, append the log row and save the snapshot."""
+    before = table.state
+    table.version += 1
+    table.state = full_state(state)
+    table.engine_cache = (table.version, state)  # the pushes after commit need not parse it
+    if _turn_changed(before, table.state):
+        now = timezone.now()
+        clock.end_turn(table, before["turn"] if before else None, now)
+        clock.start_turn(table, table.state["turn"], now)
+    TableEvent.objects.create(
+        table=table,
+        version=table.version,
+        kind=kind,
+        actor=actor,
+        player=player,
+        action=action,
+        client_id=client_id,
+        data=data or {},
+        seed=seed,
+        events=_event_dicts(events),
+    )
+    table.save(update_fields=RECORDED)
+
+
+# What _record and the changes it follows (start, deal, finish) write on the table row.
+RECORDED = [
+    "version",
+    "state",
+    "deadline",
+    "turn_started_at",
+    "banks",
+    "deals",
+    "status",
+    "started_at",
+    "finished_at",
+]
+
+
+def _turn_changed(before: dict[str, Any] | None, after: dict[str, Any]) -> bool:
+    """A turn ends or begins: someone else is to move, a hand ended, or a new one was dealt."""
+    if before is None:
+        return True
+    return (before["turn"], before["hand_number"]) != (after["turn"], after["hand_number"])
