@@ -132,6 +132,7 @@ else:
 # --- Celery ------------------------------------------------------------------------------------
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An in-memory broker lives inside one process, so its worker and beat must live there too.

@@ -27,6 +27,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": os.path.join(tempfile.gettempdir(), f"rummy-test-{os.getpid()}.sqlite3")
     }
+else:
+    # A database of this run's own, so two runs on one server (a developer's and CI's) never
+    # drop each other's; pytest-django drops it at the end.
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{os.getpid()}"}
 
 # Threads of the live servers in browser tests close their connections after each request, so
 # the test database can be dropped at the end of the run.
