@@ -17,7 +17,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from celery.signals import task_postrun
 from django.conf import settings
@@ -30,12 +30,11 @@ from games import finalization
 from tests.games import finalize_hook
 
 ROOT = Path(__file__).resolve().parents[2]
-T = TypeVar("T")
 # Generous: the outcome, not the speed, is under test (bench/clock.py measures the speed).
 WAIT_SECONDS = 30.0
 
 
-def wait_for(probe: Callable[[], T], *, timeout: float = WAIT_SECONDS, what: str = "") -> T:
+def wait_for[T](probe: Callable[[], T], *, timeout: float = WAIT_SECONDS, what: str = "") -> T:
     """Poll ``probe`` until it returns something truthy; fail after ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while True:
