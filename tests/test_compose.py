@@ -91,6 +91,25 @@ def test_health_probes_ask_the_right_question(services: dict[str, Any]) -> None:
     ]
 
 
+def test_worker_probe_pings_its_own_worker(services: dict[str, Any]) -> None:
+    check = services["worker"]["healthcheck"]
+    kind, command = check["test"]
+    assert kind == "CMD-SHELL", "the shell expands the container's own $HOSTNAME"
+    # Compose turns $$ into $, so the shell sees $HOSTNAME: the worker's default node name.
+    assert command.replace("$$", "$").split() == [
+        "celery",
+        "-A",
+        "config",
+        "inspect",
+        "ping",
+        "--destination",
+        "celery@$HOSTNAME",
+        "--timeout",
+        "5",
+    ]
+    assert int(check["timeout"].rstrip("s")) > 5, "the probe's own timeout must fit inside"
+
+
 def test_web_probe_is_valid_python_asking_healthz(services: dict[str, Any]) -> None:
     _, program, flag, code = services["web"]["healthcheck"]["test"]
     assert (program, flag) == ("python", "-c")

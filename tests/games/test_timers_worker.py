@@ -251,4 +251,3 @@ def test_finalization_runs_once_when_its_tasks_are_delivered_twice(stack: Stack)
     assert stack.hook_runs() == [str(table.pk)]
     assert FinalizerRun.objects.filter(table=table).count() == 1
     assert GameResult.objects.filter(table=table).count() == 1
-
