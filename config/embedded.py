@@ -51,6 +51,10 @@ def start_worker(
         without_gossip=True,
         loglevel="WARNING",
     )
+    # The sweep runs every few seconds: its "received"/"succeeded" lines would drown the
+    # server's own output. Only this process's loggers are changed (embedded mode).
+    for name in ("celery.app.trace", "celery.worker.strategy", "celery.beat"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     thread = threading.Thread(target=worker.start, name="celery-worker", daemon=True)
     thread.start()
     scheduler = None
