@@ -4,6 +4,7 @@ import asyncio
 import threading
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import pytest
 from channels.layers import get_channel_layer
@@ -87,3 +88,37 @@ def test_push_without_a_server_loop_uses_the_configured_layer() -> None:
             await layer.group_discard("table-2", channel)
 
     assert asyncio.run(listen_then_push()) == {"type": "state.push"}
+
+
+class RecordingLayer:
+    """A channel layer that is not the in-memory one, noting the loop each send ran on."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, Any], asyncio.AbstractEventLoop]] = []
+
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
+        self.sent.append((group, message, asyncio.get_running_loop()))
+
+
+def test_without_a_server_loop_pushes_share_one_loop_of_the_process() -> None:
+    """A Celery worker pushes on a loop it keeps, so the Redis layer connects once."""
+    layer = RecordingLayer()
+    with mock.patch.object(push, "get_channel_layer", return_value=layer):
+        push.group_send_many([("a", {"n": 1}), ("b", {"n": 2})])
+        thread = threading.Thread(target=push.group_send, args=("c", {"n": 3}))
+        thread.start()
+        thread.join(timeout=5)
+    assert [(g, m) for g, m, _ in layer.sent] == [("a", {"n": 1}), ("b", {"n": 2}), ("c", {"n": 3})]
+    loops = {loop for _, _, loop in layer.sent}
+    assert len(loops) == 1 and next(iter(loops)).is_running()
+
+
+def test_a_forked_child_starts_its_own_push_loop() -> None:
+    layer = RecordingLayer()
+    with mock.patch.object(push, "get_channel_layer", return_value=layer):
+        push.group_send("a", {"n": 1})
+        parent = push._own
+        push._forget_push_loop()  # what os.register_at_fork runs in the child
+        push.group_send("b", {"n": 2})
+    assert parent is not None and push._own is not None and push._own[0] is not parent[0]
+    assert layer.sent[0][2] is parent[0] and layer.sent[1][2] is push._own[0]
