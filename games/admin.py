@@ -1,19 +1,24 @@
 """The admin: rule sets are edited here; tables, their log and results are only viewed.
 
 Tables change only through ``games.services`` (which holds the row lock and writes the log), so
-their admins are view-only. Presets mirror the engine's ``PRESETS``: their slug and rules are
-read-only and they cannot be deleted. A rule set some table uses is protected by the database
-(``on_delete=PROTECT``), and the admin's delete page lists the tables in the way.
+their admins are view-only; the table admin's actions pause and resume tables through
+``games.clock_services``, as the REST API does. Presets mirror the engine's ``PRESETS``: their
+slug and rules are read-only and they cannot be deleted. A rule set some table uses is protected
+by the database (``on_delete=PROTECT``), and the admin's delete page lists the tables in the way.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import QuerySet
 from django.http import HttpRequest
 
+from games import clock_services
 from games.engine.errors import ConfigError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from games.errors import TableError
 from games.models import RULE_FIELDS, GameResult, RuleSet, Seat, Table, TableEvent
 
 
@@ -168,14 +173,58 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+def _each_table(
+    model_admin: admin.ModelAdmin,
+    request: HttpRequest,
+    tables: QuerySet[Table],
+    call: Callable[..., Table],
+    done: str,
+) -> None:
+    """Call the clock service ``call`` for each selected table; a refusal is reported for its
+    table and the others go on (each call is its own transaction)."""
+    count = 0
+    for table_id in tables.order_by("pk").values_list("pk", flat=True):
+        try:
+            call(table_id=table_id, user=request.user)
+        except TableError as exc:
+            model_admin.message_user(request, f"Table {table_id}: {exc.message}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        noun = "table" if count == 1 else "tables"
+        model_admin.message_user(request, f"{done} {count} {noun}.", messages.SUCCESS)
+
+
 @admin.register(Table)
 class TableAdmin(ViewOnlyAdmin):
-    list_display = ["id", "status", "seats", "ruleset", "creator", "version", "created_at"]
+    list_display = [
+        "id",
+        "status",
+        "is_paused",
+        "seats",
+        "ruleset",
+        "creator",
+        "version",
+        "created_at",
+    ]
     list_filter = ["status", "rated"]
     list_select_related = ["ruleset", "creator"]
     search_fields = ["creator__username", "seat_set__user__username"]
     date_hierarchy = "created_at"
     inlines = [SeatInline]
+    actions = ["pause_tables", "resume_tables"]
+
+    @admin.display(description="Paused", boolean=True)
+    def is_paused(self, obj: Table) -> bool:
+        return obj.paused_at is not None
+
+    @admin.action(description="Pause selected tables")
+    def pause_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        _each_table(self, request, queryset, clock_services.table_pause, "Paused")
+
+    @admin.action(description="Resume selected tables")
+    def resume_tables(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        _each_table(self, request, queryset, clock_services.table_resume, "Resumed")
 
 
 @admin.register(TableEvent)

@@ -13,6 +13,9 @@ urlpatterns = [
     path("tables/<int:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
     path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
     path("tables/<int:table_id>/start/", apis.TableStartApi.as_view(), name="api-table-start"),
+    path("tables/<int:table_id>/pause/", apis.TablePauseApi.as_view(), name="api-table-pause"),
+    path("tables/<int:table_id>/resume/", apis.TableResumeApi.as_view(), name="api-table-resume"),
+    path("tables/<int:table_id>/back/", apis.TableBackApi.as_view(), name="api-table-back"),
     path("tables/<int:table_id>/actions/", apis.TableActionApi.as_view(), name="api-table-actions"),
     path("tables/<int:table_id>/log/", apis.TableLogApi.as_view(), name="api-table-log"),
 ]

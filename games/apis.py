@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.serializers import ErrorOutput
-from games import services
+from games import clock_services, services
 from games.errors import TableError
 from games.models import Table
 from games.selectors import (
@@ -49,6 +49,22 @@ class LogEntryOutput(serializers.Serializer):
     events = serializers.JSONField(help_text="The engine's events; hidden cards after the game")
 
 
+class ClockOutput(serializers.Serializer):
+    turn_seconds = serializers.IntegerField()
+    time_bank_seconds = serializers.IntegerField()
+    turn_started = serializers.DateTimeField(allow_null=True)
+    turn_ends = serializers.DateTimeField(
+        allow_null=True, help_text="End of the turn clock; the mover's bank runs after it"
+    )
+    banks = serializers.DictField(
+        child=serializers.FloatField(), help_text="Seconds of bank each, as of the turn's start"
+    )
+    paused = serializers.BooleanField()
+    remaining = serializers.FloatField(
+        allow_null=True, help_text="Seconds the mover had left when paused; null unless paused"
+    )
+
+
 class TableOutput(serializers.Serializer):
     id = serializers.IntegerField()
     status = serializers.ChoiceField(choices=Table.Status.choices)
@@ -62,6 +78,8 @@ class TableOutput(serializers.Serializer):
     players = serializers.ListField(child=serializers.CharField())
     creator = serializers.CharField()
     turn_seconds = serializers.IntegerField()
+    time_bank_seconds = serializers.IntegerField()
+    clock = ClockOutput()
     rated = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     url = serializers.CharField()
@@ -72,6 +90,7 @@ class TableInput(serializers.Serializer):
     seats = serializers.JSONField(default=4)
     rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
     turn_seconds = serializers.JSONField(default=None)
+    time_bank_seconds = serializers.JSONField(default=None, help_text="0 to 3,600")
     rated = serializers.JSONField(default=True)
 
 
@@ -145,6 +164,7 @@ class TableListApi(TableApi):
             seats=body["seats"],
             overrides=body["rules"],
             turn_seconds=body["turn_seconds"],
+            time_bank_seconds=body["time_bank_seconds"],
             rated=body["rated"],
         )
         return self.table_answer(request, table, status.HTTP_201_CREATED)
@@ -171,7 +191,8 @@ def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
         post=extend_schema(
             operation_id=f"tables_{name}",
             request=None,
-            responses={200: TableOutput, **errors, **_ERRORS},
+            # A call's own description of a status replaces the common one.
+            responses={200: TableOutput, **_ERRORS, **{int(k): v for k, v in errors.items()}},
         )
     )
 
@@ -199,13 +220,43 @@ class TableStartApi(SeatCallApi):
     call = staticmethod(services.table_start)
 
 
+_MANAGER_ERRORS = {
+    "403": OpenApiResponse(ErrorOutput, description="forbidden: not staff nor the event's admin"),
+    "400": OpenApiResponse(ErrorOutput, description="wrong_phase: the game is not in play"),
+}
+
+
+@_seat_call_schema("pause", **_MANAGER_ERRORS)
+class TablePauseApi(SeatCallApi):
+    """Freeze the clocks; actions are refused with 409 ``paused`` until a resume."""
+
+    call = staticmethod(clock_services.table_pause)
+
+
+@_seat_call_schema("resume", **_MANAGER_ERRORS)
+class TableResumeApi(SeatCallApi):
+    """Restart the clocks: the mover gets the time they had left."""
+
+    call = staticmethod(clock_services.table_resume)
+
+
+@_seat_call_schema(
+    "back",
+    **{"400": OpenApiResponse(ErrorOutput, description="not_seated or wrong_phase (not in play)")},
+)
+class TableBackApi(SeatCallApi):
+    """An absent player is back: their turns wait for them again."""
+
+    call = staticmethod(clock_services.table_back)
+
+
 class TableActionApi(TableApi):
     @extend_schema(
         operation_id="tables_action",
         request=ActionInput,
         responses={
             200: ActionOutput,
-            409: OpenApiResponse(StaleVersionOutput, description="stale_version"),
+            409: OpenApiResponse(StaleVersionOutput, description="stale_version or paused"),
             **_ERRORS,
         },
     )

@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import services
+from games import clock_services, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat
@@ -70,8 +70,8 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
-    """One socket on one table: sends ``state`` and ``error`` frames, takes ``action`` and
-    ``sync`` messages."""
+    """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
+    ``back`` and ``sync`` messages."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -218,8 +218,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._resync()
         elif kind == "action":
             await self._act(content, client_id)
+        elif kind == "back":
+            await self._back(client_id)
         else:
-            await self._send_error(BAD_REQUEST, "type: must be action or sync", client_id)
+            await self._send_error(BAD_REQUEST, "type: must be action, back or sync", client_id)
 
     async def _resync(self) -> None:
         """A fresh ``state``; the seat is looked up again, in case it changed unannounced."""
@@ -232,6 +234,18 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._leave()
             await self._join(seated)
         await self._send_state(await self._fresh_frame(), asked=True)
+
+    async def _back(self, client_id: str | None) -> None:
+        """The same service as ``POST /api/tables/{id}/back/``. Like an action's, its new state
+        reaches everyone by the push after its commit; a player who was not absent changes
+        nothing, so nothing is sent."""
+        if self.user is None:
+            await self._send_error(NOT_SEATED, "log in and take a seat to play", client_id)
+            return
+        try:
+            await _db(clock_services.table_back)(table_id=self.table_id, user=self.user)
+        except TableError as exc:
+            await self._send_error(exc.code, exc.message, client_id, **exc.extra)
 
     async def _act(self, content: dict[str, Any], client_id: str | None) -> None:
         """The same service as ``POST /api/tables/{id}/actions/``. The new state reaches

@@ -1,4 +1,5 @@
-"""The lobby's create-table form: a rule set, seats, the clock, rated, and rule overrides."""
+"""The lobby's create-table form: a rule set, seats, the clock and time bank, rated, and rule
+overrides."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from django import forms
 
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.models import RuleSet
-from games.services import TURN_SECONDS_MAX
+from games.services import TIME_BANK_SECONDS_MAX, TURN_SECONDS_MAX
 
 # The overrides the form offers; any other field can be overridden through the API.
 OVERRIDABLE = ("target", "jokers_per_deck", "stock_out", "rummy_call", "must_discard_to_go_out")
@@ -25,6 +26,13 @@ class TableForm(forms.Form):
     )
     turn_seconds = forms.IntegerField(
         min_value=1, max_value=TURN_SECONDS_MAX, initial=60, help_text="Seconds per turn."
+    )
+    time_bank_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=TIME_BANK_SECONDS_MAX,
+        required=False,
+        help_text="Extra seconds per player for the whole game, used once a turn's time is up. "
+        "Leave empty for the rule set's time bank.",
     )
     rated = forms.BooleanField(required=False, initial=True)
     target = forms.IntegerField(

@@ -16,6 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from games import services
+from games.clock_services import can_manage
 from games.engine.rules import MIN_PLAYERS, Rules
 from games.errors import TableError
 from games.forms import TableForm
@@ -62,6 +63,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     seats=data["seats"],
                     overrides=form.overrides(),
                     turn_seconds=data["turn_seconds"],
+                    time_bank_seconds=data["time_bank_seconds"],
                     rated=data["rated"],
                 )
             except TableError as exc:
@@ -91,6 +93,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         and viewer not in players
         and len(players) < table.seats,
         "can_start": waiting and viewer == payload["creator"] and len(players) >= MIN_PLAYERS,
+        # Pause and resume buttons: shown by table.js while the game is in play.
+        "can_manage": can_manage(request.user, table),  # type: ignore[arg-type]
     }
     return render(request, "games/table.html", context)
 

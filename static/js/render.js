@@ -2,6 +2,7 @@
 // pile, melds, hand, scores, deals and the final placements. They build nodes; table.js decides.
 
 import { face } from "./cards.js";
+import { frozen, mmss } from "./clock.js";
 
 /** A new element: `props` become attributes (`on*` listeners, `class`, `dataset`). */
 export function el(tag, props = {}, ...children) {
@@ -76,8 +77,28 @@ export function meld(m, { choosable, chosen, onclick }) {
   return el("li", { class: "meld", dataset: { meld: m.id } }, button);
 }
 
-/** The players around the table: connection, name, cards, score, absence, turn and clock. */
-export function players(view, deadline) {
+/**
+ * The mover's clock: frozen while paused, else counting down (table.js ticks every element with
+ * a `data-deadline`), or a plain "to play" when the turn has no deadline.
+ */
+function moverClock(name, clock, deadline) {
+  if (clock?.paused) {
+    const shown = frozen(clock.remaining, clock.banks?.[name] ?? 0);
+    return el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text);
+  }
+  if (!deadline) return el("span", { class: "clock" }, "to play");
+  return el("span", { class: "clock", dataset: { deadline, turnEnds: clock?.turn_ends ?? "" } }, "to play");
+}
+
+/** A player's time bank as of the turn's start, on tables that give one. */
+function bankLeft(name, clock) {
+  if (!clock?.time_bank_seconds) return null;
+  const left = clock.banks?.[name] ?? 0;
+  return el("span", { class: "bank-left", title: "time bank left" }, `bank ${mmss(left)}`);
+}
+
+/** The players around the table: connection, name, cards, score, bank, absence, turn and clock. */
+export function players(view, clock, deadline) {
   return view.players.map((p) => {
     const turn = p.name === view.turn;
     const size = Array.isArray(p.hand) ? p.hand.length : p.hand;
@@ -89,8 +110,9 @@ export function players(view, deadline) {
       el("strong", {}, p.name),
       p.name === view.you ? " (you)" : "",
       el("span", { class: "meta" }, `${size} cards · ${p.score} points`),
-      p.absent ? el("span", { class: "badge" }, "absent") : null,
-      turn ? el("span", { class: "clock", dataset: deadline ? { deadline } : {} }, "to play") : null,
+      bankLeft(p.name, clock),
+      p.absent ? el("span", { class: "badge absent", title: "their turns are played by the server" }, "absent") : null,
+      turn ? moverClock(p.name, clock, deadline) : null,
     );
   });
 }

@@ -1,15 +1,18 @@
 // The live table page. The server renders the table's payload into #table-data; this module
 // keeps it current over the WebSocket (/ws/tables/<id>/) and draws every `state` frame. Every
 // action sends the latest version and a fresh client_id; buttons are enabled only for what the
-// view's `legal` list allows.
+// view's `legal` list allows. The turn clock counts down on the mover (clock.js); an absent
+// player gets an "I'm back" button, and organizers get Pause and Resume (REST calls).
 
 import { handEntries, matchPlay, sortEntries } from "./cards.js";
+import { running } from "./clock.js";
 import * as draw from "./render.js";
 import { connect } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table-app");
 const user = root.dataset.user || null;
+const manager = root.dataset.manage === "true"; // staff or the event's organizer
 
 const ui = {
   frame: JSON.parse($("table-data").textContent), // the payload, then each frame merged in
@@ -18,6 +21,7 @@ const ui = {
   depth: 1, // discard pile cards to take, counted from the top
   target: null, // the meld id chosen for a lay-off
   pending: false, // an action is on its way: no second one until the answer
+  managing: false, // a pause or resume is on its way
   connected: false, // no action can be sent before the socket is open
   pile: "",
 };
@@ -39,7 +43,8 @@ function selectedCodes(view) {
 
 /** The action each button would send now, or undefined when the rules do not allow it. */
 function choices(view) {
-  const legal = ui.pending || !ui.connected || !view ? [] : view.legal ?? [];
+  const idle = ui.pending || !ui.connected || !view || ui.frame.clock?.paused;
+  const legal = idle ? [] : view.legal ?? [];
   const codes = selectedCodes(view);
   const rummies = legal.filter((a) => a.type === "rummy");
   return {
@@ -130,7 +135,7 @@ function renderPile(view, player) {
 
 function renderGame(view) {
   const player = Boolean(me(view));
-  $("players").replaceChildren(...draw.players(view, ui.frame.deadline));
+  $("players").replaceChildren(...draw.players(view, ui.frame.clock, ui.frame.deadline));
   $("stock-size").textContent = `${view.stock} card${view.stock === 1 ? "" : "s"} left`;
   renderPile(view, player);
   $("melds").replaceChildren(
@@ -163,6 +168,20 @@ function renderGame(view) {
   }
 }
 
+/** The paused banner, the organizer's Pause and Resume, and the absent player's "I'm back". */
+function renderClock(frame) {
+  const playing = frame.status === "playing";
+  const paused = playing && Boolean(frame.clock?.paused);
+  $("paused").hidden = !paused;
+  $("absent-note").hidden = !(playing && me(frame.view)?.absent);
+  $("back").disabled = !ui.connected; // sent over the socket
+  if (!manager) return;
+  $("clock-controls").hidden = !playing;
+  $("pause").hidden = paused;
+  $("resume").hidden = !paused;
+  $("pause").disabled = $("resume").disabled = ui.managing;
+}
+
 function render() {
   const frame = ui.frame;
   const focused = document.activeElement?.dataset?.key;
@@ -170,6 +189,7 @@ function render() {
   $("game").hidden = !frame.view;
   if (frame.status === "waiting") renderWaiting(frame);
   if (frame.view) renderGame(frame.view);
+  renderClock(frame);
   $("status").textContent = statusText(frame);
   if (focused && document.activeElement === document.body) {
     root.querySelector(`[data-key="${CSS.escape(focused)}"]`)?.focus();
@@ -177,11 +197,12 @@ function render() {
   tick();
 }
 
-/** Count down to the turn's deadline, once a second. */
+/** Count the mover's clock down once a second: the turn clock, then their bank. */
 function tick() {
   for (const clock of root.querySelectorAll(".clock[data-deadline]")) {
-    const left = Math.max(0, Math.round((Date.parse(clock.dataset.deadline) - Date.now()) / 1000));
-    clock.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left`;
+    const shown = running(clock.dataset, Date.now());
+    clock.textContent = shown.text;
+    clock.classList.toggle("bank", shown.bank);
   }
 }
 
@@ -233,6 +254,37 @@ function act(name) {
   render();
 }
 
+/** Pause or resume the table (organizers): the new state comes back as a push, like any change. */
+async function manageClock(call) {
+  ui.managing = true;
+  render();
+  try {
+    const answer = await fetch(root.dataset[`${call}Url`], {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": root.dataset.csrf, Accept: "application/json" },
+    });
+    if (!answer.ok) {
+      const body = await answer.json().catch(() => ({}));
+      toast(body.message || `The ${call} was refused (${answer.status}).`);
+    }
+  } catch {
+    toast(`Not connected: the ${call} was not sent.`);
+  } finally {
+    ui.managing = false;
+    render();
+  }
+}
+
+function comeBack() {
+  if (!socket.send({ type: "back" })) toast("Not connected: try again once reconnected.");
+}
+
+if (manager) {
+  $("pause").addEventListener("click", () => manageClock("pause"));
+  $("resume").addEventListener("click", () => manageClock("resume"));
+}
+$("back").addEventListener("click", comeBack);
 $("draw-stock").addEventListener("click", () => act("draw"));
 $("take").addEventListener("click", () => act("take"));
 for (const name of ["meld", "layoff", "discard", "rummy"]) $(name).addEventListener("click", () => act(name));

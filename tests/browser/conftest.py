@@ -3,13 +3,26 @@
 The browser is Debian's ``chromium`` package (or ``CHROMIUM_PATH``); nothing is downloaded. On a
 machine without it these tests are deselected with a notice, except under ``REQUIRE_SERVICES=1``
 (CI), where a missing browser stops the run: CI installs Chromium, so nothing passes silently.
+
+pytest-django's ``live_server`` speaks WSGI only, so ``asgi_server`` serves the ASGI application
+with uvicorn in a thread of the test process: the thread shares the test database (a file under
+SQLite, see config/settings/test.py) and the in-memory channel layer.
 """
 
+import asyncio
 import os
 import shutil
+import socket
+import threading
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from channels.layers import channel_layers
+from playwright.sync_api import Browser, BrowserContext, Page
+
+from config.push import set_server_loop
+from tests.browser.pages import PageFactory
 
 BROWSER_DIR = os.path.dirname(__file__)
 # Chromium as root on a closed network: no sandbox, and no background calls to outside hosts.
@@ -69,3 +82,74 @@ def page(browser: object) -> Iterator[object]:
     pg.set_default_timeout(15_000)
     yield pg
     context.close()
+
+
+@pytest.fixture
+def asgi_server(transactional_db: None, settings: Any) -> Iterator[str]:
+    """The project's ASGI application (HTTP and WebSocket) on a free local port."""
+    import uvicorn
+
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "CONFIG" in layer:
+        # Redis: groups of this run's own. Each run's database numbers its tables from 1, so two
+        # runs sharing a Redis server (two developers, or a developer and CI) would otherwise
+        # push their table 7 to the other's sockets on table 7.
+        config = {**layer["CONFIG"], "prefix": f"rummy-test-{os.getpid()}"}
+        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
+
+    from config.asgi import application
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        application, lifespan="off", log_level="warning", ws="websockets-sansio"
+    )
+    server = uvicorn.Server(config)
+    loop = asyncio.new_event_loop()
+    # Pushes made in this thread (tables set up by a test) go to the server's loop, where the
+    # in-memory layer's queues live; this thread's own loop is Playwright's.
+    set_server_loop(loop)
+
+    def serve() -> None:
+        # The loop is closed in its own thread: channels-redis flushes its layer when a loop
+        # closes, running it to completion, which cannot happen from Playwright's thread.
+        try:
+            loop.run_until_complete(server.serve(sockets=[sock]))
+        finally:
+            loop.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    started = threading.Event()
+    for _ in range(200):  # uvicorn sets `started` once it listens
+        if server.started:
+            break
+        started.wait(0.05)
+    assert server.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+    # The server's loop is gone: later pushes must not be handed to it, and the in-memory
+    # layer's queues belonged to it.
+    set_server_loop(None)
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def new_page(browser: Browser, asgi_server: str) -> Iterator[PageFactory]:
+    """Pages in fresh browser contexts (a visitor each), closed while the server still runs so
+    their sockets' disconnects are handled before the database is flushed."""
+    contexts: list[BrowserContext] = []
+
+    def make(**options: object) -> Page:
+        context = browser.new_context(**options)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()

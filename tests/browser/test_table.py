@@ -1,31 +1,22 @@
 """Two players in real browsers: sign up, create and join a table, then play a hand through the
 table page's WebSocket.
 
-pytest-django's ``live_server`` speaks WSGI only, so these tests serve the ASGI application with
-uvicorn in a thread of the test process: the thread shares the test database (a file under
-SQLite, see config/settings/test.py) and the in-memory channel layer.
+The ASGI server and the pages come from ``tests/browser/conftest.py`` and ``pages.py``.
 """
 
-import asyncio
 import json
 import re
-import socket
-import threading
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from channels.layers import channel_layers
-from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+from playwright.sync_api import Page, WebSocketRoute, expect
 
-from accounts.models import User
-from config.push import set_server_loop
 from games.engine.cards import format_card
 from games.engine.search import all_melds
 from games.engine.state import GameState
 from games.models import Table
 from games.selectors import table_state
-from tests.accounts.factories import PASSWORD as FACTORY_PASSWORD
+from tests.browser.pages import PageFactory, log_in
 from tests.games.tables import players, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,51 +26,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 # More turns than a hand can last when nobody melds: 13 cards each leave 27 in the stock, and
 # the hand ends at the first draw from the empty stock.
 MAX_TURNS = 40
-
-
-@pytest.fixture
-def asgi_server(transactional_db: None) -> Iterator[str]:
-    """The project's ASGI application (HTTP and WebSocket) on a free local port."""
-    import uvicorn
-
-    from config.asgi import application
-
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        application, lifespan="off", log_level="warning", ws="websockets-sansio"
-    )
-    server = uvicorn.Server(config)
-    loop = asyncio.new_event_loop()
-    # Pushes made in this thread (tables set up by a test) go to the server's loop, where the
-    # in-memory layer's queues live; this thread's own loop is Playwright's.
-    set_server_loop(loop)
-
-    def serve() -> None:
-        # The loop is closed in its own thread: channels-redis flushes its layer when a loop
-        # closes, running it to completion, which cannot happen from Playwright's thread.
-        try:
-            loop.run_until_complete(server.serve(sockets=[sock]))
-        finally:
-            loop.close()
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    started = threading.Event()
-    for _ in range(200):  # uvicorn sets `started` once it listens
-        if server.started:
-            break
-        started.wait(0.05)
-    assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
-    # The server's loop is gone: later pushes must not be handed to it, and the in-memory
-    # layer's queues belonged to it.
-    set_server_loop(None)
-    channel_layers.backends.clear()
 
 
 def sign_up(page: Page, base: str, username: str) -> None:
@@ -109,27 +55,6 @@ def join_from_lobby(page: Page, base: str, table_url: str) -> None:
     page.goto(base + "/tables/")
     page.get_by_role("button", name=f"Join table {table_id}").click()
     expect(page).to_have_url(table_url)
-
-
-PageFactory = Callable[..., Page]
-
-
-@pytest.fixture
-def new_page(browser: Browser, asgi_server: str) -> Iterator[PageFactory]:
-    """Pages in fresh browser contexts (a visitor each), closed while the server still runs so
-    their sockets' disconnects are handled before the database is flushed."""
-    contexts: list[BrowserContext] = []
-
-    def make(**options: object) -> Page:
-        context = browser.new_context(**options)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def hand_of(page: Page) -> list[str]:
@@ -280,14 +205,6 @@ def test_the_table_fits_a_phone_screen(new_page: PageFactory, asgi_server: str) 
 
 
 # --- Playing with the keyboard, and a lost connection ----------------------------------------
-
-
-def log_in(page: Page, base: str, user: User) -> None:
-    page.goto(base + "/accounts/login/")
-    page.locator("#id_username").fill(user.username)
-    page.locator("#id_password").fill(FACTORY_PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.locator(".who")).to_have_text(user.username)
 
 
 def first_melds(state: GameState) -> tuple[list[str], list[str]] | None:

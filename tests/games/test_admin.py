@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.engine.rules import PRESETS
 from games.models import RULE_FIELDS, GameResult, RuleSet, Seat, Table, TableEvent
 from tests.accounts.factories import UserFactory
+from tests.games.tables import players, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -248,3 +249,53 @@ def test_table_change_page_is_a_view_with_nothing_to_save(
     assert 'name="_save"' not in html
     assert 'name="status"' not in html  # shown, not an input
     assert 'name="seat_set-0-user"' not in html
+
+
+# --- Tables: pause and resume through the clock services ------------------------------------------
+
+
+def _table_action(admin_client: Client, action: str, *tables: Table) -> list[str]:
+    """Run ``action`` on ``tables`` from the changelist; the messages shown after it."""
+    data = {"action": action, "_selected_action": [t.pk for t in tables]}
+    response = admin_client.post("/admin/games/table/", data, follow=True)
+    assert response.status_code == 200
+    return [str(m) for m in response.context["messages"]]
+
+
+def test_pause_and_resume_actions_call_the_services(admin_client: Client, table: Table) -> None:
+    ann, bob = players("cy", "dee")
+    playing = started_table([ann, bob])
+    said = _table_action(admin_client, "pause_tables", playing, table)
+    playing.refresh_from_db()
+    assert playing.paused_at is not None and playing.paused_by is not None
+    assert playing.paused_by.is_staff
+    # The finished table is refused on its own line; the other is paused all the same.
+    assert said == [
+        f"Table {table.pk}: only a game in play can be paused or resumed",
+        "Paused 1 table.",
+    ]
+    changelist = admin_client.get("/admin/games/table/").content.decode()
+    assert "Pause selected tables" in changelist and "Resume selected tables" in changelist
+
+    said = _table_action(admin_client, "resume_tables", playing)
+    playing.refresh_from_db()
+    assert playing.paused_at is None and said == ["Resumed 1 table."]
+
+
+def test_an_action_every_table_refuses_reports_each(admin_client: Client, table: Table) -> None:
+    waiting = Table.objects.create(
+        ruleset=table.ruleset, rules=table.rules, seats=2, creator=table.creator
+    )
+    said = _table_action(admin_client, "resume_tables", table, waiting)
+    refusal = "only a game in play can be paused or resumed"
+    assert said == [f"Table {table.pk}: {refusal}", f"Table {waiting.pk}: {refusal}"]
+
+
+def test_table_change_page_shows_the_clock(admin_client: Client) -> None:
+    ann, bob = players("cy", "dee")
+    playing = started_table([ann, bob], overrides={"time_bank_seconds": 45})
+    _table_action(admin_client, "pause_tables", playing)
+    html = admin_client.get(f"/admin/games/table/{playing.pk}/change/").content.decode()
+    for label in ("Paused at", "Paused by", "Time bank seconds", "Banks", "Turn started at"):
+        assert label in html
+    assert "45000" in html  # each player's bank, in milliseconds

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -24,12 +25,14 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings as django_settings
 from django.db import connections as databases
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import User
 from accounts.services import user_register
 from config import push as config_push
 from config.asgi import application
 from games import services
+from games.clock_services import table_enforce_deadline
 from games.consumers import CLOSE_NOT_FOUND, CLOSE_TOO_BIG, MAX_FRAME_BYTES
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
@@ -577,6 +580,62 @@ async def test_a_player_who_leaves_before_the_start_goes_back_to_watching(
         assert back["players"] == ["ann", "bob"]
         assert await connections(waiting.pk) == {"ann": 1, "bob": 1}
     assert await connections(waiting.pk) == {"ann": 0, "bob": 0}
+
+
+# --- coming back after a timeout -----------------------------------------------------------
+
+
+@database_sync_to_async
+def absent_table(ruleset: RuleSet, ann: Person, bob: Person) -> tuple[Table, str]:
+    """Ann and Bob's table after the first mover ran out of time once (``max_timeouts`` 1: once
+    is absent), and that mover's name."""
+    table = services.table_create(
+        creator=ann.user, ruleset=ruleset, seats=2, overrides={"max_timeouts": 1}
+    )
+    services.table_join(table_id=table.pk, user=bob.user)
+    table.refresh_from_db()
+    state = table.state
+    assert state is not None
+    mover = state["turn"]
+    Table.objects.filter(pk=table.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert table_enforce_deadline(table.pk)
+    return table, mover
+
+
+async def test_back_brings_an_absent_player_back(
+    ruleset: RuleSet, ann: Person, bob: Person
+) -> None:
+    table, mover = await absent_table(ruleset, ann, bob)
+    who = ann if mover == "ann" else bob
+    async with opened(url(table, who.token)) as socket:
+        frame = await socket.next()
+        assert player(frame["view"], mover)["absent"] is True
+        await socket.send({"type": "back"})
+        back = await socket.next()
+        assert back["type"] == "state" and back["version"] == frame["version"] + 1
+        assert player(back["view"], mover)["absent"] is False
+        assert player(back["view"], mover)["timeouts"] == 0
+        # Back already: nothing changes and nothing is sent.
+        await socket.send({"type": "back"})
+        assert await socket.quiet()
+    kinds = await database_sync_to_async(
+        lambda: list(TableEvent.objects.filter(table=table).values_list("kind", flat=True))
+    )()
+    assert kinds.count("back") == 1
+
+
+async def test_back_from_someone_without_a_seat_is_refused_to_them(
+    table: Table, cid: Person
+) -> None:
+    async with opened(url(table), headers(cid)) as watcher, opened(url(table)) as anonymous:
+        frame = await watcher.next()
+        await anonymous.next()
+        error = await watcher.ask({"type": "back", "client_id": "c-6"})
+        assert (error["type"], error["error"], error["client_id"]) == ("error", "not_seated", "c-6")
+        error = await anonymous.ask({"type": "back"})
+        assert (error["type"], error["error"]) == ("error", "not_seated")
+        assert await anonymous.quiet() and await watcher.quiet()
+    assert (await fresh(table.pk)).version == frame["version"]
 
 
 # --- a whole hand over sockets, and what each person saw ----------------------------------------

@@ -248,3 +248,39 @@ def test_a_waiting_table_shows_the_seats_and_the_creators_start_form(client: Cli
 
 def test_an_unknown_table_is_404(client: Client) -> None:
     assert client.get("/tables/999999/").status_code == 404
+
+
+# --- The turn clock: the time bank in the form, the organizer's buttons on the page --------------
+
+
+def test_create_form_takes_a_time_bank(client: Client) -> None:
+    ann = UserFactory(username="ann")
+    logged_in(client, ann).post(LOBBY, form_data(time_bank_seconds=120))
+    table = Table.objects.get()
+    assert table.time_bank_seconds == 120 and table.overrides["time_bank_seconds"] == 120
+    lobby = client.get(LOBBY).content.decode()
+    assert "45 seconds per turn, plus a 120-second time bank each" in lobby
+    assert "+ 120 s time bank each" in client.get(f"/tables/{table.pk}/").content.decode()
+
+
+def test_create_form_leaves_the_time_bank_to_the_rule_set_or_refuses_one(client: Client) -> None:
+    ann = UserFactory(username="ann")
+    response = logged_in(client, ann).post(LOBBY, form_data(time_bank_seconds=3601))
+    assert response.status_code == 200 and 'class="errorlist' in response.content.decode()
+    logged_in(client, ann).post(LOBBY, form_data(time_bank_seconds=""))
+    table = Table.objects.get()
+    assert "time_bank_seconds" not in table.overrides
+    assert table.time_bank_seconds == RuleSet.objects.get(slug="standard").time_bank_seconds
+
+
+def test_only_an_organizer_gets_the_pause_buttons(client: Client) -> None:
+    table, ann, _ = started_table()
+    html = logged_in(client, ann).get(f"/tables/{table.pk}/").content.decode()
+    assert 'data-manage="false"' in html and 'id="clock-controls"' not in html
+    assert 'id="back"' in html  # hidden until table.js finds the player absent
+    tess = UserFactory(username="tess", is_staff=True)
+    html = logged_in(client, tess).get(f"/tables/{table.pk}/").content.decode()
+    assert 'data-manage="true"' in html and 'id="clock-controls"' in html
+    assert f'data-pause-url="/api/tables/{table.pk}/pause/"' in html
+    assert f'data-resume-url="/api/tables/{table.pk}/resume/"' in html
+    assert re.search(r'data-csrf="\w+"', html)
