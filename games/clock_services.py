@@ -16,7 +16,7 @@ from games.engine.errors import FORBIDDEN, NOT_SEATED, WRONG_PHASE, EngineError
 from games.engine.timeout import apply_timeout, mark_back
 from games.errors import TableError
 from games.models import Table
-from games.record import advance, lock_table
+from games.record import advance, lock_table, record_clock_change
 from games.selectors import table_state, utc_text
 
 # Who may pause and resume a table besides staff: predicates ``(user, table) -> bool`` that the
@@ -85,8 +85,8 @@ def _managed(table_id: int, user: User) -> Table:
 
 
 def table_pause(*, table_id: int, user: User) -> Table:
-    """Freeze every clock of the table; actions are refused until it resumes. Pausing a paused
-    table changes nothing.
+    """Freeze every clock of the table; actions are refused until it resumes. Logged as a
+    ``pause`` row (a new version, the game unchanged); pausing a paused table changes nothing.
 
     :raises TableError: ``forbidden`` (403), ``wrong_phase`` (not in play), ``not_found``.
     """
@@ -95,13 +95,14 @@ def table_pause(*, table_id: int, user: User) -> Table:
         if table.paused_at is None:
             clock.pause(table, timezone.now())
             table.paused_by = user
-            table.save(update_fields=["paused_at", "paused_by"])
+            record_clock_change(table, user, "pause", ["paused_at", "paused_by"])
             push.on_commit_table(table)
     return table
 
 
 def table_resume(*, table_id: int, user: User) -> Table:
-    """Restart the clocks where they stopped: the mover gets the time they had left.
+    """Restart the clocks where they stopped: the mover gets the time they had left. Logged as
+    a ``resume`` row; resuming a table that runs changes nothing.
 
     :raises TableError: ``forbidden`` (403), ``wrong_phase`` (not in play), ``not_found``.
     """
@@ -109,7 +110,7 @@ def table_resume(*, table_id: int, user: User) -> Table:
         table = _managed(table_id, user)
         if table.paused_at is not None:
             clock.resume(table, timezone.now())
-            table.save(update_fields=["paused_at", "turn_started_at", "deadline"])
+            record_clock_change(table, user, "resume", ["paused_at", "turn_started_at", "deadline"])
             timers.on_commit_timer(table)
             push.on_commit_table(table)
     return table

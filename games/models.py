@@ -258,7 +258,8 @@ class TableEvent(models.Model):
 
     ``start`` holds the players and the first hand's seed, ``deal`` a later hand's seed,
     ``action`` a player's action, ``timeout`` a turn the server played for ``player``, ``back``
-    an absent player's return.
+    an absent player's return; ``pause`` and ``resume`` (by ``actor``, an organizer) stop and
+    restart the clocks and leave the game as it was.
     ``events`` are the engine's events, their private parts included; the log API shows those
     and the seeds only when they are no longer secret.
     """
@@ -269,6 +270,8 @@ class TableEvent(models.Model):
         DEAL = "deal", "Deal"
         TIMEOUT = "timeout", "Timeout"
         BACK = "back", "Back"
+        PAUSE = "pause", "Pause"
+        RESUME = "resume", "Resume"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()

@@ -278,6 +278,15 @@ RECORDED = [
 ]
 
 
+def record_clock_change(table: Table, actor: User, kind: str, fields: list[str]) -> None:
+    """Log a change of the clock alone (a pause or a resume): a new version, so every client
+    orders it among the game's changes, and a log row naming who made it; the game is as it
+    was. ``fields`` are the clock fields the caller changed."""
+    table.version += 1
+    TableEvent.objects.create(table=table, version=table.version, kind=kind, actor=actor)
+    table.save(update_fields=["version", *fields])
+
+
 def _turn_changed(before: dict[str, Any] | None, after: dict[str, Any]) -> bool:
     """A turn ends or begins: someone else is to move, a hand ended, or a new one was dealt."""
     if before is None:

@@ -180,6 +180,8 @@ def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> Ga
         return apply_timeout(state).state
     if event.kind == TableEvent.Kind.BACK:
         return mark_back(state, event.player).state
+    if event.kind in (TableEvent.Kind.PAUSE, TableEvent.Kind.RESUME):
+        return state  # the clock's, not the game's
     return apply(state, event.player, event.action).state
 
 
@@ -211,14 +213,12 @@ def table_mismatch(table: Table) -> str | None:
     return f"table {table.pk} v{table.version}: snapshot and rebuild differ in {', '.join(keys)}"
 
 
-def _log_entry(
-    event: TableEvent, names: dict[int, str], reveal: bool, seeds: dict[int, str]
-) -> dict:
+def _log_entry(event: TableEvent, reveal: bool, seeds: dict[int, str]) -> dict:
     entry: dict[str, Any] = {
         "version": event.version,
         "kind": event.kind,
         "player": event.player or None,
-        "actor": names.get(event.actor_id) if event.actor_id else None,
+        "actor": event.actor.username if event.actor else None,
         "action": event.action,
         "client_id": event.client_id,
         "at": utc_text(event.created_at),
@@ -242,6 +242,5 @@ def table_log(table: Table) -> list[dict[str, Any]]:
     game is over, each hand's seed once that hand is over (the rule of the views' ``deals``)."""
     reveal = table.status in (Table.Status.FINISHED, Table.Status.ABORTED)
     seeds = {d["hand"]: d["seed"] for d in deals_public(table, table_state(table)) if d["seed"]}
-    events = TableEvent.objects.filter(table=table).order_by("version")
-    names = {s.user_id: s.user.username for s in table.seat_set.select_related("user")}
-    return [_log_entry(e, names, reveal, seeds) for e in events]
+    events = TableEvent.objects.filter(table=table).select_related("actor").order_by("version")
+    return [_log_entry(e, reveal, seeds) for e in events]

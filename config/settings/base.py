@@ -117,7 +117,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # Every process of one deployment must share the prefix; two deployments (or two test
+            # runs) on one Redis server each need their own, or a push to table 7 of one reaches
+            # the sockets on table 7 of the other.
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNELS_PREFIX", default="asgi")},
         }
     }
     # Shared across servers, so throttling counts every request whichever server took it.

@@ -85,17 +85,9 @@ def page(browser: object) -> Iterator[object]:
 
 
 @pytest.fixture
-def asgi_server(transactional_db: None, settings: Any) -> Iterator[str]:
+def asgi_server(transactional_db: None) -> Iterator[str]:
     """The project's ASGI application (HTTP and WebSocket) on a free local port."""
     import uvicorn
-
-    layer = settings.CHANNEL_LAYERS["default"]
-    if "CONFIG" in layer:
-        # Redis: groups of this run's own. Each run's database numbers its tables from 1, so two
-        # runs sharing a Redis server (two developers, or a developer and CI) would otherwise
-        # push their table 7 to the other's sockets on table 7.
-        config = {**layer["CONFIG"], "prefix": f"rummy-test-{os.getpid()}"}
-        settings.CHANNEL_LAYERS = {"default": {**layer, "CONFIG": config}}
 
     from config.asgi import application
 

@@ -241,7 +241,7 @@ def test_the_sweep_plays_turns_overdue_past_the_grace_and_no_others(
         (late.pk, 9000, "sweep"),
         (later.pk, 6000, "sweep"),
     ]
-    assert [fresh(t).version for t in (within, paused, over)] == [1, 1, 1]
+    assert [fresh(t).version for t in (within, paused, over)] == [1, 2, 1]  # 2: the pause
     assert tasks.sweep() == {"enforced": 0, "finalizations": 0}  # their new turns are not due
     now.advance(seconds=2)  # the one within the grace is now past it
     assert tasks.sweep() == {"enforced": 1, "finalizations": 0}

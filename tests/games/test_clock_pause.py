@@ -15,7 +15,7 @@ from games.clock_services import table_enforce_deadline, table_pause, table_resu
 from games.errors import TableError
 from games.models import Table
 from games.push import state_frame
-from games.selectors import table_payload, table_seats
+from games.selectors import table_log, table_mismatch, table_payload, table_seats
 from games.timers import ENFORCE_TURN
 from tests.accounts.factories import UserFactory
 from tests.games.clocks import (
@@ -83,7 +83,7 @@ def test_a_pause_freezes_the_clock_and_a_resume_moves_it_on_by_the_pause(
         assert tasks.sweep()["enforced"] == 0
     assert sent.all == []
     assert refused("paused", act, table=table, user=mover, action=DRAW).status == 409
-    assert fresh(table).version == 1
+    assert fresh(table).version == 2  # the pause, logged
 
     with django_capture_on_commit_callbacks(execute=True):
         table_resume(table_id=table.pk, user=referee)
@@ -93,8 +93,9 @@ def test_a_pause_freezes_the_clock_and_a_resume_moves_it_on_by_the_pause(
     assert (table.turn_started_at, table.deadline) == (T0 + shifted, old + shifted)
     assert table_payload(table, None)["deadline"] == "2030-01-01T12:02:30Z"
     assert table_payload(table, None)["clock"]["remaining"] is None
+    assert table.version == 3  # the resume, logged too
     assert sent.all == [
-        Sent(ENFORCE_TURN, (table.pk, 1, table.deadline.isoformat()), table.deadline)
+        Sent(ENFORCE_TURN, (table.pk, 3, table.deadline.isoformat()), table.deadline)
     ]
     assert tasks.enforce_turn(table.pk, 1, old.isoformat()) is False  # the old timer is stale
     # The pause is not charged: 15 s before and 10 s after it is 5 s past the turn clock.
@@ -142,3 +143,23 @@ def test_only_a_game_in_play_is_paused(referee: User) -> None:
     refused("wrong_phase", table_pause, table_id=table.pk, user=referee)
     refused("wrong_phase", table_resume, table_id=table.pk, user=referee)
     refused("not_found", table_pause, table_id=table.pk + 1000, user=referee)
+
+
+def test_pause_and_resume_are_logged_as_changes_of_their_own(now: FakeTime, sent: Sends) -> None:
+    """Each is a new version (so clients order it among the game's changes) and a log row
+    naming the organizer; the game itself, and so its rebuild, is untouched."""
+    ann, bob = players("ann", "bob")
+    referee = UserFactory(username="referee", is_staff=True)
+    table = clocked([ann, bob])
+    game = fresh(table).state
+    table_pause(table_id=table.pk, user=referee)
+    now.advance(seconds=5)
+    table_resume(table_id=table.pk, user=referee)
+    table = fresh(table)
+    assert (table.version, table.state) == (3, game)
+    log = table_log(table)
+    assert [(e["version"], e["kind"], e["actor"], e["player"]) for e in log[1:]] == [
+        (2, "pause", "referee", None),
+        (3, "resume", "referee", None),
+    ]
+    assert table_mismatch(table) is None

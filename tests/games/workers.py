@@ -108,6 +108,9 @@ class Stack:
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DJANGO_CONN_MAX_AGE": "0",
             "CELERY_QUEUE": self.queue,
+            "CHANNELS_PREFIX": settings.CHANNEL_LAYERS["default"]
+            .get("CONFIG", {})
+            .get("prefix", ""),
             finalize_hook.LOG_ENV: str(self.hook_log),
             **env,
         }
