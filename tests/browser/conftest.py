@@ -15,7 +15,6 @@ import shutil
 import socket
 import threading
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 from channels.layers import channel_layers
