@@ -6,10 +6,11 @@ from another thread (a sync view, a consumer's database call, an embedded Celery
 therefore run on that loop, handed over with `call_soon_threadsafe`; sending from a fresh loop
 would touch those queues from the wrong thread. The ASGI application records its loop through
 `ServerLoopMiddleware`. Where no server loop is known (a separate `celery worker` process on
-Redis), the push runs on a loop this process keeps for it in a thread of its own, so the Redis
+Redis), pushes go to a loop this process keeps for them in a thread of its own, so the Redis
 layer's connection is made once, not once per push (a fresh loop per push costs a new
-connection: about 4 ms against 0.3 ms). The in-memory layer, which exists only for one process's
-server loop, falls back to a loop per call (tests without a server).
+connection: about 4 ms against 0.3 ms), and the worker goes on with its next task while they
+are sent. The in-memory layer, which exists only for one process's server loop, falls back to a
+loop per call (tests without a server).
 """
 
 import asyncio
@@ -17,6 +18,7 @@ import logging
 import os
 import threading
 from collections import deque
+from dataclasses import dataclass, field
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -63,11 +65,12 @@ class ServerLoopMiddleware:
 def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, message)`` in order.
 
-    From a worker thread of the server (a sync view, a consumer's database call), the messages
-    are handed to the server loop's sender and this returns at once: the thread, which may be
-    the one that runs every database call of the process, never waits on Redis. One sender task
-    per loop sends everything in the order it was handed over, so pushes never overtake each
-    other. Elsewhere (no server loop: a Celery process, a test) it sends and waits.
+    From a thread other than the server loop's (a sync view, a consumer's database call, a
+    Celery task) the messages are handed to a loop's sender and this returns at once: the
+    thread, which may be the one that runs every database call of the process, never waits on
+    Redis. One sender per loop sends everything in the order it was handed over, so pushes never
+    overtake each other. The loop is the server's where there is one, else this process's own
+    push loop; only the in-memory layer without a server loop (a test) sends and waits.
     """
     if not messages:
         return
@@ -78,14 +81,14 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     layer = get_channel_layer()
     if layer is None:
         raise RuntimeError("CHANNEL_LAYERS has no default layer")
+    if _running_loop() is None and not isinstance(layer, InMemoryChannelLayer):
+        _push_loop().call_soon_threadsafe(_enqueue, list(messages))
+        return
 
     async def send_all() -> None:
         for group, message in messages:
             await layer.group_send(group, message)
 
-    if _running_loop() is None and not isinstance(layer, InMemoryChannelLayer):
-        asyncio.run_coroutine_threadsafe(send_all(), _push_loop()).result(PUSH_TIMEOUT_SECONDS)
-        return
     async_to_sync(send_all)()
 
 
@@ -114,27 +117,57 @@ def _forget_push_loop() -> None:
 os.register_at_fork(after_in_child=_forget_push_loop)
 
 
-# The server loop's pushes not sent yet, in order, and the task sending them. The task ends when
-# the queue is empty (nothing lingers on a loop that closes) and starts again with the next push.
-_pending: deque[list[tuple[str, dict[str, Any]]]] = deque()
-_sender: asyncio.Task[None] | None = None
+def drain(timeout: float = PUSH_TIMEOUT_SECONDS) -> None:
+    """Wait until this process's own push loop has sent everything handed to it (a worker
+    process calls this as it shuts down)."""
+    own = _own
+    if own is None or not own[1].is_alive():
+        return
+    future = asyncio.run_coroutine_threadsafe(_sent(), own[0])
+    try:
+        future.result(timeout)
+    except TimeoutError:
+        logger.warning("pushes still unsent after %s s", timeout)
+
+
+async def _sent() -> None:
+    sender = _senders.get(asyncio.get_running_loop())
+    while sender is not None and sender.task is not None and not sender.task.done():
+        await asyncio.shield(sender.task)
+
+
+@dataclass
+class _Sender:
+    """One loop's pushes not sent yet, in order, and the task sending them. The task ends when
+    the queue is empty (nothing lingers on a loop that closes) and starts again with the next."""
+
+    pending: deque[list[tuple[str, dict[str, Any]]]] = field(default_factory=deque)
+    task: asyncio.Task[None] | None = None
+
+
+# Each loop's sender; a loop only ever touches its own entry, from its own thread.
+_senders: dict[asyncio.AbstractEventLoop, _Sender] = {}
+_senders_lock = threading.Lock()
 
 
 def _enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Runs on the server loop: queue ``messages`` and make sure a sender runs."""
-    global _sender
-    _pending.append(messages)
+    """Runs on the sending loop: queue ``messages`` and make sure its sender runs."""
     loop = asyncio.get_running_loop()
-    if _sender is None or _sender.done() or _sender.get_loop() is not loop:
-        _sender = loop.create_task(_send_pending())
+    with _senders_lock:
+        for old in [k for k in _senders if k.is_closed()]:
+            del _senders[old]
+        sender = _senders.setdefault(loop, _Sender())
+    sender.pending.append(messages)
+    if sender.task is None or sender.task.done():
+        sender.task = loop.create_task(_send_pending(sender))
 
 
-async def _send_pending() -> None:
-    # Only one sender runs per loop, and _enqueue runs on the same loop between its awaits, so
-    # everything queued is sent, in order.
+async def _send_pending(sender: _Sender) -> None:
+    # Only one sender task runs per loop, and _enqueue runs on the same loop between its
+    # awaits, so everything queued is sent, in order.
     layer = get_channel_layer()
-    while _pending:
-        for group, message in _pending.popleft():
+    while sender.pending:
+        for group, message in sender.pending.popleft():
             try:
                 await asyncio.wait_for(layer.group_send(group, message), PUSH_TIMEOUT_SECONDS)
             except Exception:

@@ -136,6 +136,10 @@ else:
 CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
+# Celery's Django fixup closes the database connection around every task unless this is set:
+# a new PostgreSQL connection per turn played. Kept instead, and tidied by Django's own rules
+# (CONN_MAX_AGE, health checks) around each task: see config/celery.py.
+CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_TIMEZONE = "UTC"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # An in-memory broker lives inside one process, so its worker and beat must live there too.

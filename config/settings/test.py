@@ -15,8 +15,9 @@ CELERY_WORKER_EMBEDDED = False
 # whatever else shares the Redis broker.
 CELERY_TASK_DEFAULT_QUEUE = f"rummy-test-{os.getpid()}"
 # Groups of this run's own on a shared Redis: each run's database numbers its tables from 1.
-if "CONFIG" in CHANNEL_LAYERS["default"]:
-    CHANNEL_LAYERS["default"]["CONFIG"]["prefix"] = f"rummy-test-{os.getpid()}"
+_layer: dict = CHANNEL_LAYERS["default"]
+if "CONFIG" in _layer:
+    _layer["CONFIG"] = {**_layer["CONFIG"], "prefix": f"rummy-test-{os.getpid()}"}
 # Local to the test process, so clearing it between tests never touches a shared Redis.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGGING = {"version": 1, "disable_existing_loggers": False}

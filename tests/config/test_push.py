@@ -101,13 +101,15 @@ class RecordingLayer:
 
 
 def test_without_a_server_loop_pushes_share_one_loop_of_the_process() -> None:
-    """A Celery worker pushes on a loop it keeps, so the Redis layer connects once."""
+    """A Celery worker pushes on a loop it keeps, so the Redis layer connects once, and goes on
+    without waiting for them to be sent; they are sent in the order handed over."""
     layer = RecordingLayer()
     with mock.patch.object(push, "get_channel_layer", return_value=layer):
         push.group_send_many([("a", {"n": 1}), ("b", {"n": 2})])
         thread = threading.Thread(target=push.group_send, args=("c", {"n": 3}))
         thread.start()
         thread.join(timeout=5)
+        push.drain()  # handed over without waiting: wait here
     assert [(g, m) for g, m, _ in layer.sent] == [("a", {"n": 1}), ("b", {"n": 2}), ("c", {"n": 3})]
     loops = {loop for _, _, loop in layer.sent}
     assert len(loops) == 1 and next(iter(loops)).is_running()
@@ -117,8 +119,24 @@ def test_a_forked_child_starts_its_own_push_loop() -> None:
     layer = RecordingLayer()
     with mock.patch.object(push, "get_channel_layer", return_value=layer):
         push.group_send("a", {"n": 1})
+        push.drain()
         parent = push._own
         push._forget_push_loop()  # what os.register_at_fork runs in the child
         push.group_send("b", {"n": 2})
+        push.drain()
     assert parent is not None and push._own is not None and push._own[0] is not parent[0]
     assert layer.sent[0][2] is parent[0] and layer.sent[1][2] is push._own[0]
+
+
+def test_a_push_that_fails_does_not_stop_the_ones_after_it() -> None:
+    class Flaky(RecordingLayer):
+        async def group_send(self, group: str, message: dict[str, Any]) -> None:
+            if group == "bad":
+                raise ConnectionError("redis went away")
+            await super().group_send(group, message)
+
+    layer = Flaky()
+    with mock.patch.object(push, "get_channel_layer", return_value=layer):
+        push.group_send_many([("a", {"n": 1}), ("bad", {"n": 2}), ("c", {"n": 3})])
+        push.drain()
+    assert [g for g, _, _ in layer.sent] == ["a", "c"]

@@ -102,7 +102,7 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
     assert got["health_checks"] is True
     assert got["options"]["connect_timeout"] == 5
     assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
-    assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"]}
+    assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"], "prefix": "asgi"}
     assert got["broker"] == "redis://cache.example:6379/0"
     assert got["embedded_worker"] is False
 
