@@ -23,7 +23,7 @@ beat`` (the sweep every ``--sweep`` seconds, its schedule file in a temporary fo
   plays its turn: its lateness should stay under the outage plus the sweep interval.
 
 ``--profile`` loads ``bench/clock_probe.py`` into the worker and adds each step's wall time per
-enforcement; ``--try`` tries changes proposed for the site, in the worker only (see that file).
+enforcement.
 The worker, beat, PostgreSQL, Redis and this process share the machine's cores.
 """
 
@@ -119,7 +119,7 @@ class Celery:
         celery = [sys.executable, "-m", "celery", "-A", "config"]
         worker = [*celery, "worker", "--pool", "prefork", "-c", str(self.concurrency)]
         worker += ["--hostname", self.hostname, "--loglevel", "WARNING"]
-        if self.env.get("BENCH_CLOCK_PROBE") or self.env.get("BENCH_CLOCK_TRY"):
+        if self.env.get("BENCH_CLOCK_PROBE"):
             worker += ["--include", "bench.clock_probe"]
         beat = [*celery, "beat", "--loglevel", "WARNING"]
         beat += ["--schedule", str(self.folder / "beat-schedule")]
@@ -407,12 +407,6 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--quick", action="store_true", help="20 tables, 5 s, 2 s outage")
     parser.add_argument("--profile", action="store_true", help="time the worker's steps")
     parser.add_argument("--cprofile", help="with --profile: keep cProfile files in this folder")
-    parser.add_argument(
-        "--try",
-        dest="tries",
-        default="",
-        help="changes to try in the worker only: db_reuse,push_loop (bench/clock_probe.py)",
-    )
     parser.add_argument("--pg", default="postgres://postgres@127.0.0.1:5432/")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/6")
     args = parser.parse_args(argv)
@@ -424,8 +418,6 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 def environment(db_url: str, args: argparse.Namespace, folder: Path) -> dict[str, str]:
     env = service_env(db_url, args.redis)
     env["CLOCK_SWEEP_SECONDS"] = str(args.sweep)
-    if args.tries:
-        env["BENCH_CLOCK_TRY"] = args.tries
     if args.profile:
         env["BENCH_CLOCK_PROBE"] = str(folder)
         env["BENCH_CLOCK_CPROFILE"] = "1" if args.cprofile else "0"
@@ -476,8 +468,6 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="clockbench-") as folder:
         result.update(run(args, Path(folder)))
     result["worker"] = f"celery worker --pool prefork --concurrency {args.concurrency}"
-    if args.tries:
-        result["tried"] = args.tries.split(",")
     result["sweep_s"] = args.sweep
     result["turn_seconds"] = TURN_SECONDS
     result["mode"] = "full: PostgreSQL, Redis broker and channel layer, DEBUG off"

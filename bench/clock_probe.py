@@ -6,12 +6,6 @@ PostgreSQL and Redis included) and writes its totals as JSON to ``$BENCH_CLOCK_P
 when it shuts down. With ``BENCH_CLOCK_CPROFILE=1`` it also runs cProfile and writes
 ``<pid>.prof``. The steps nest (``enforce`` holds the rest; ``push`` holds ``push_views`` and
 ``push_send``), so shares are of ``enforce`` or of the task.
-
-``BENCH_CLOCK_TRY`` (comma-separated) tries changes proposed for the site, in the worker only:
-``db_reuse`` keeps each pool process's database connection across tasks (what
-``CELERY_DB_REUSE_MAX`` does; Celery's Django fixup otherwise closes it before and after every
-task), ``push_loop`` sends pushes on one event loop per process (``config.push`` otherwise runs
-each on a fresh loop, so channels-redis opens a new Redis connection for every push).
 """
 
 from __future__ import annotations
@@ -72,43 +66,8 @@ def install() -> None:
     wrap(timers, "send_timer", "timer_send")
 
 
-def reuse_db_connections() -> None:
-    from config.celery import app
-
-    for fixup in getattr(app, "_fixups", []):
-        worker_fixup = getattr(fixup, "_worker_fixup", None)
-        if worker_fixup is not None:
-            worker_fixup.db_reuse_max = 1000
-
-
-def push_on_one_loop() -> None:
-    import asyncio
-
-    from channels.layers import get_channel_layer
-
-    from games import push
-
-    loop = asyncio.new_event_loop()
-
-    def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
-        layer = get_channel_layer()
-
-        async def send_all() -> None:
-            for group, message in messages:
-                await layer.group_send(group, message)
-
-        loop.run_until_complete(send_all())
-
-    push.group_send_many = group_send_many
-
-
 @signals.worker_process_init.connect
 def _start(**_: Any) -> None:
-    tries = set(filter(None, os.environ.get("BENCH_CLOCK_TRY", "").split(",")))
-    if "db_reuse" in tries:
-        reuse_db_connections()
-    if "push_loop" in tries:
-        push_on_one_loop()
     if not os.environ.get("BENCH_CLOCK_PROBE"):
         return
     install()
