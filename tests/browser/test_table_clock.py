@@ -14,11 +14,18 @@ from games.models import Table
 from games.push import push_table_id
 from tests.accounts.factories import UserFactory
 from tests.browser.pages import PageFactory, log_in
+from tests.browser.test_table import ARTIFACTS
 from tests.games.tables import players, started_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 TURN_CLOCK = re.compile(r"^\d+:\d\d left$")
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot for a person to look at (test-artifacts/ is ignored by git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def open_table(page: Page, base: str, user: User, table: Table) -> None:
@@ -49,6 +56,7 @@ def test_staff_pause_and_resume_from_the_table_page(
         expect(page.locator(".player.turn .clock")).to_have_text(re.compile(r"^paused · \d+:\d\d"))
     expect(player.locator("#draw-stock")).to_be_disabled()
     expect(organizer.get_by_role("button", name="Pause")).to_be_hidden()
+    shoot(organizer, "table-paused")
     table.refresh_from_db()
     assert table.paused_at is not None
 
@@ -82,6 +90,7 @@ def test_the_bank_counts_down_once_the_turn_clock_is_over(
     push_table_id(table.pk)
     expect(clock).to_have_text(re.compile(r"^bank \d+:\d\d$"))
     expect(clock).to_have_class(re.compile(r"\bbank\b"))
+    shoot(page, "table-bank")
 
 
 def test_an_absent_player_comes_back_with_the_button(
