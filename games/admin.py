@@ -19,7 +19,16 @@ from games import clock_services
 from games.engine.errors import ConfigError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.errors import TableError
-from games.models import RULE_FIELDS, GameResult, RuleSet, Seat, Table, TableEvent
+from games.models import (
+    RULE_FIELDS,
+    FinalizerRun,
+    GameResult,
+    HandResult,
+    RuleSet,
+    Seat,
+    Table,
+    TableEvent,
+)
 
 
 def deal_refusals(rules: Rules) -> dict[int, ConfigError]:
@@ -243,3 +252,21 @@ class GameResultAdmin(ViewOnlyAdmin):
     list_filter = ["ended"]
     list_select_related = ["table"]
     search_fields = ["winner"]
+
+
+@admin.register(HandResult)
+class HandResultAdmin(ViewOnlyAdmin):
+    list_display = ["table", "hand", "player", "melded", "in_hand", "net", "went_out"]
+    list_filter = ["went_out"]
+    list_select_related = ["table"]
+    search_fields = ["player"]
+    ordering = ["-table_id", "hand", "player"]
+
+
+@admin.register(FinalizerRun)
+class FinalizerRunAdmin(ViewOnlyAdmin):
+    """Which finalization hooks (ratings, tournaments) have run for which finished game."""
+
+    list_display = ["table", "hook", "done_at"]
+    list_filter = ["hook"]
+    list_select_related = ["table"]

@@ -10,7 +10,16 @@ from django.test import Client
 from django.utils import timezone
 
 from games.engine.rules import PRESETS
-from games.models import RULE_FIELDS, GameResult, RuleSet, Seat, Table, TableEvent
+from games.models import (
+    RULE_FIELDS,
+    FinalizerRun,
+    GameResult,
+    HandResult,
+    RuleSet,
+    Seat,
+    Table,
+    TableEvent,
+)
 from tests.accounts.factories import UserFactory
 from tests.games.tables import players, started_table
 
@@ -43,6 +52,11 @@ def table() -> Table:
         hands=[],
         finished_at=timezone.now(),
     )
+    for name, user, net in (("ann", ann, 60), ("bob", bob, -15)):
+        HandResult.objects.create(
+            table=table, hand=1, player=name, user=user, melded=max(net, 0), in_hand=0, net=net
+        )
+    FinalizerRun.objects.create(table=table, hook="ratings")
     return table
 
 
@@ -93,7 +107,7 @@ def test_fieldsets_cover_every_rule_field_exactly_once() -> None:
 
 def test_every_games_model_with_an_admin_is_covered_here() -> None:
     registered = {model for model in admin.site._registry if model._meta.app_label == "games"}
-    assert registered == {RuleSet, Table, TableEvent, GameResult}
+    assert registered == {RuleSet, Table, TableEvent, GameResult, HandResult, FinalizerRun}
 
 
 @pytest.mark.parametrize(
@@ -109,6 +123,10 @@ def test_every_games_model_with_an_admin_is_covered_here() -> None:
         "/admin/games/tableevent/",
         "/admin/games/tableevent/?kind__exact=start",
         "/admin/games/gameresult/",
+        "/admin/games/handresult/",
+        "/admin/games/handresult/?went_out__exact=0",
+        "/admin/games/finalizerrun/",
+        "/admin/games/finalizerrun/?hook=ratings",
     ],
 )
 def test_admin_pages_load(admin_client: Client, table: Table, url: str) -> None:
@@ -225,11 +243,19 @@ def test_an_unused_house_set_can_be_deleted(admin_client: Client) -> None:
 # --- Tables, their log and results: view only ----------------------------------------------------
 
 
-@pytest.mark.parametrize("model", ["table", "tableevent", "gameresult"])
+@pytest.mark.parametrize(
+    "model", ["table", "tableevent", "gameresult", "handresult", "finalizerrun"]
+)
 def test_read_only_admins_refuse_add_change_and_delete(
     admin_client: Client, table: Table, model: str
 ) -> None:
-    pk = {"table": table.pk, "tableevent": table.events.get().pk, "gameresult": table.result.pk}
+    pk = {
+        "table": table.pk,
+        "tableevent": table.events.get().pk,
+        "gameresult": table.result.pk,
+        "handresult": table.hand_results.first().pk,
+        "finalizerrun": table.finalizer_runs.get().pk,
+    }
     base = f"/admin/games/{model}/"
     assert admin_client.get(f"{base}add/").status_code == 403
     assert admin_client.post(f"{base}add/", {}).status_code == 403
