@@ -50,6 +50,7 @@ sys.path.insert(0, str(ROOT))
 from bench.tables import (  # noqa: E402  (the repository root is on the path only now)
     fresh_database,
     fresh_redis,
+    machine_cpu,
     percentile,
     service_env,
     unreachable,
@@ -95,14 +96,6 @@ def services_cpu() -> float:
                 fields = rest.split()
                 total += (int(fields[11]) + int(fields[12])) / tick
     return total
-
-
-def machine_cpu() -> tuple[float, float]:
-    """Busy and total CPU seconds of every core since boot."""
-    tick = os.sysconf("SC_CLK_TCK")
-    values = [int(v) / tick for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]
-    return sum(values) - idle, sum(values)
 
 
 class Celery:

@@ -22,26 +22,14 @@ from tests.games.clocks import (
     Sends,
     Sent,
     discard_any,
-    freeze,
     fresh,
     play_turn,
-    record_sends,
 )
 from tests.games.tables import act, players, started_table, state_of, to_move
 
 pytestmark = pytest.mark.django_db
 
 TURN = 20
-
-
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    return freeze(monkeypatch)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> Sends:
-    return record_sends(monkeypatch)
 
 
 def time_out(table: Table, now: FakeTime) -> None:

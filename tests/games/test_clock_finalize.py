@@ -18,22 +18,12 @@ from games.clock_services import overdue_table_ids, table_enforce_deadline, tabl
 from games.models import FinalizerRun, GameResult, HandResult, Table, TableEvent
 from games.timers import FINALIZE_GAME, RUN_FINALIZER
 from tests.accounts.factories import UserFactory
-from tests.games.clocks import FakeTime, Sends, Sent, freeze, fresh, record_sends
+from tests.games.clocks import FakeTime, Sends, Sent, fresh
 from tests.games.tables import play_greedy, play_simple, players, started_table
 
 pytestmark = pytest.mark.django_db
 
 PROBE = "probe"
-
-
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    return freeze(monkeypatch)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> Sends:
-    return record_sends(monkeypatch)
 
 
 @pytest.fixture

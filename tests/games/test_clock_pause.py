@@ -24,26 +24,14 @@ from tests.games.clocks import (
     FakeTime,
     Sends,
     Sent,
-    freeze,
     fresh,
     play_turn,
-    record_sends,
 )
 from tests.games.tables import act, players, started_table, to_move
 
 pytestmark = pytest.mark.django_db
 
 TURN, BANK = 20, 30  # seconds
-
-
-@pytest.fixture
-def now(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    return freeze(monkeypatch)
-
-
-@pytest.fixture
-def sent(monkeypatch: pytest.MonkeyPatch) -> Sends:
-    return record_sends(monkeypatch)
 
 
 def clocked(users: list[User]) -> Table:
