@@ -38,6 +38,7 @@ from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.shuffle import commitment
 from games.models import RuleSet, Seat, Table, TableEvent
+from games.selectors import table_payload
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -775,3 +776,38 @@ async def test_on_the_configured_channel_layer(table: Table, ann: Person, bob: P
         assert mine["version"] == theirs["version"] == frame["version"] + 1
         assert isinstance(player(mine["view"], "ann")["hand"], list)
         assert player(theirs["view"], "ann")["hand"] == len(player(mine["view"], "ann")["hand"])
+
+
+@database_sync_to_async
+def time_out(table_id: int) -> None:
+    """The mover's time runs out (as if the deadline had passed) and the server plays."""
+    Table.objects.filter(pk=table_id).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert table_enforce_deadline(table_id)
+
+
+@database_sync_to_async
+def public_players(table_id: int) -> dict[str, dict[str, Any]]:
+    table = Table.objects.select_related("ruleset", "creator").get(pk=table_id)
+    view = table_payload(table, None)["view"]
+    return {p["name"]: p for p in view["players"]}
+
+
+async def test_a_disconnected_player_keeps_their_clock_and_gets_the_state_on_return(
+    table: Table, ann: Person, bob: Person
+) -> None:
+    """No pause for a lost connection: the clock runs on, the others see the player as not
+    connected, and reconnecting brings the state as it is now."""
+    path = f"/ws/tables/{table.pk}/?token={ann.token}"
+    async with opened(path) as socket:
+        first = await socket.next()
+    assert first["view"]["turn"] == "ann"
+    await time_out(table.pk)
+    seen = await public_players(table.pk)
+    assert (seen["ann"]["connected"], seen["ann"]["timeouts"]) == (False, 1)
+    now = await fresh(table.pk)
+    async with opened(path) as socket:
+        back = await socket.next()
+    mine = next(p for p in back["view"]["players"] if p["name"] == "ann")
+    assert back["version"] == now.version > first["version"]
+    assert (mine["connected"], mine["timeouts"], back["view"]["turn"]) == (True, 1, "bob")
+    assert back["deadline"] == now.deadline.isoformat().replace("+00:00", "Z")
