@@ -177,6 +177,10 @@ def _strings(value: Any) -> list[str]:
 # --- every error code ----------------------------------------------------------------------------
 
 
+def natural(cards: list[str]) -> str:
+    return next(c for c in cards if c != "*")
+
+
 def _refused(user: User, table: Table, action: Any, code: str, status: int = 400) -> None:
     answer = post_action(user, table, action)
     assert answer.status_code == status, answer.json()
@@ -225,7 +229,8 @@ def test_every_protocol_error_code_is_reachable_through_the_api() -> None:
     check(
         ann,
         table,
-        {"type": "layoff", "meld": 99, "cards": [hand(state_of(table))[0]]},
+        # A natural card: a bare joker would be refused first, as malformed.
+        {"type": "layoff", "meld": 99, "cards": [natural(hand(state_of(table)))]},
         "unknown_meld",
     )
 
