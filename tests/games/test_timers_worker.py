@@ -114,7 +114,7 @@ def _play_turn(table: Table, user: User) -> None:
 def test_three_timeouts_make_a_player_absent_and_their_turns_instant(stack: Stack) -> None:
     stack.start()
     ann, bob = players("ann", "bob")
-    table = started_table([ann, bob], overrides={"turn_seconds": 1})
+    table = started_table([ann, bob], overrides={"turn_seconds": 2})
     for n in (1, 2, 3):
         wait_for(lambda n=n: len(timed(table)) == n, what=f"ann's timeout {n}")
         assert to_move(table, [ann, bob]) == bob
@@ -184,14 +184,14 @@ def test_timer_and_sweep_firing_together_act_once(stack: Stack) -> None:
 def test_the_time_bank_is_drawn_on_then_runs_out(stack: Stack) -> None:
     stack.start()
     ann, bob = players("ann", "bob")
-    table = started_table([ann, bob], overrides={"turn_seconds": 1, "time_bank_seconds": 2})
+    table = started_table([ann, bob], overrides={"turn_seconds": 1, "time_bank_seconds": 4})
     t = fresh(table)
-    assert t.deadline - t.turn_started_at == timedelta(seconds=3)
+    assert t.deadline - t.turn_started_at == timedelta(seconds=5)
     # Ann plays 1.5 s into her turn: half a second of her bank is spent.
     wait_for(lambda: timezone.now() > t.turn_started_at + timedelta(seconds=1.5), what="1.5 s")
     _play_turn(table, ann)
     banks = fresh(table).banks
-    assert 0 < banks["ann"] <= 1500 and banks["bob"] == 2000
+    assert 0 < banks["ann"] <= 3500 and banks["bob"] == 4000
     assert timed(table) == []
     # Bob lets his whole turn and bank run out; his next deadline has no bank left.
     (row,) = wait_for(lambda: timed(table), what="bob's timeout")
