@@ -57,12 +57,24 @@ class ActionResult:
     repeated: bool = False
 
 
+def _change_end(table: Table, version: int) -> int:
+    """The last version of the change whose first row is ``version``: the rows the server wrote
+    in the same transaction (the next hand's deal, absent players' turns played at once) follow
+    it, and every later change starts with a row of another kind."""
+    end = version
+    rows = TableEvent.objects.filter(table=table, version__gt=version).order_by("version")
+    for later, kind, data in rows.values_list("version", "kind", "data").iterator(chunk_size=20):
+        absent_turn = kind == TableEvent.Kind.TIMEOUT and data.get("absent")
+        if kind != TableEvent.Kind.DEAL and not absent_turn:
+            break
+        end = later
+    return end
+
+
 def _repeat(table: Table, done: TableEvent, seats: list[SeatInfo] | None = None) -> ActionResult:
-    """The answer first given to the change ``done``: its version (the deal of the next hand
-    included, when it ended one) and the state then."""
-    version = done.version
-    if TableEvent.objects.filter(table=table, version=version + 1, kind="deal").exists():
-        version += 1
+    """The answer first given to the change ``done``: the version and state its transaction
+    left (the deal of the next hand and absent players' turns included)."""
+    version = _change_end(table, done.version)
     state = table_state(table) if version == table.version else table_rebuild(table, upto=version)
     if state is None:
         raise TableError(WRONG_PHASE, "the game has not started yet")

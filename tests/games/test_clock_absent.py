@@ -11,9 +11,11 @@ import pytest
 
 from accounts.models import User
 from games.clock_services import table_back, table_enforce_deadline
+from games.engine.legal import legal_actions
 from games.errors import TableError
 from games.models import GameResult, HandResult, Table, TableEvent
 from games.selectors import table_mismatch, table_payload, table_rebuild
+from games.services import table_apply_action
 from games.timers import ENFORCE_TURN, FINALIZE_GAME
 from tests.accounts.factories import UserFactory
 from tests.games.clocks import (
@@ -175,3 +177,33 @@ def test_everyone_absent_abandons_the_game(
     assert sent.named(FINALIZE_GAME) == [Sent(FINALIZE_GAME, (table.pk,), None)]
     assert sent.named(ENFORCE_TURN) == []
     assert table_enforce_deadline(table.pk) is False
+
+
+def test_a_repeated_action_is_answered_as_first_with_the_absent_turns_it_set_off(
+    now: FakeTime, sent: Sends
+) -> None:
+    """PROTOCOL.md: the same client_id is answered the same both times. The first answer came
+    after the absent player's turn, played inside that change, so the repeat's must too."""
+    users = players("ann", "bob")
+    table = started_table(users, overrides={"max_timeouts": 1, "turn_seconds": TURN})
+    gone = to_move(table, users)
+    time_out(table, now)
+    present = to_move(table, users)
+    act(table, present, DRAW)
+    options = legal_actions(state_of(table), present.username)
+    discard = next(a for a in options if a.to_dict()["type"] == "discard").to_dict()
+    seen = fresh(table).version
+
+    def send() -> Any:
+        return table_apply_action(
+            table_id=table.pk, user=present, action=discard, version=seen, client_id="discard-1"
+        )
+
+    first = send()
+    assert [r.player for r in rows_from(table, seen)] == [present.username, gone.username]
+    again = send()
+    assert again.repeated and again.version == first.version == fresh(table).version
+    assert again.state == first.state
+    play_turn(table, users)  # the table moves on; the answer stays the first one
+    later = send()
+    assert (later.version, later.state) == (first.version, first.state)
