@@ -154,9 +154,11 @@ def _enqueue(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Runs on the sending loop: queue ``messages`` and make sure its sender runs."""
     loop = asyncio.get_running_loop()
     with _senders_lock:
-        for old in [k for k in _senders if k.is_closed()]:
-            del _senders[old]
-        sender = _senders.setdefault(loop, _Sender())
+        sender = _senders.get(loop)
+        if sender is None:  # a new loop: forget those that have closed since
+            for closed in [k for k in _senders if k.is_closed()]:
+                del _senders[closed]
+            sender = _senders[loop] = _Sender()
     sender.pending.append(messages)
     if sender.task is None or sender.task.done():
         sender.task = loop.create_task(_send_pending(sender))

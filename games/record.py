@@ -146,12 +146,14 @@ def _settle(
         events=transition.events,
         data=data,
     )
-    if over:
-        _write_hand_result(table)
+    if not over:
+        return
+    users = _users(table)  # one read for the hand's rows and, at the end, the game's
+    _write_hand_result(table, users)
     if state.phase == HAND_OVER:
         _deal(table, state)
-    elif state.phase == GAME_OVER:
-        _write_result(table, state)
+    else:
+        _write_result(table, state, users)
 
 
 def _deal(table: Table, state: GameState) -> None:
@@ -178,14 +180,14 @@ def _users(table: Table) -> dict[str, int]:
     return dict(Seat.objects.filter(table=table).values_list("user__username", "user_id"))
 
 
-def _write_hand_result(table: Table) -> None:
+def _write_hand_result(table: Table, users: dict[str, int]) -> None:
     """One ``HandResult`` per player for the hand that has just ended. A game abandoned mid-hand
     ends no hand, so it writes none; the unique constraint refuses a hand written twice."""
     snapshot = table.state or {}
     hands = snapshot.get("hands") or []
     if not hands or hands[-1]["number"] != snapshot["hand_number"]:
         return
-    hand, users = hands[-1], _users(table)
+    hand = hands[-1]
     HandResult.objects.bulk_create(
         HandResult(
             table=table,
@@ -201,10 +203,9 @@ def _write_hand_result(table: Table) -> None:
     )
 
 
-def _write_result(table: Table, state: GameState) -> None:
+def _write_result(table: Table, state: GameState, users: dict[str, int]) -> None:
     """The finished game's result (one per table: a second is refused by the database), and,
     after commit, its finalization hooks (``games.finalization``)."""
-    users = _users(table)
     rows = [{**p, "user": users.get(p["player"])} for p in placements(state)]
     GameResult.objects.create(
         table=table,
