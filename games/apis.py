@@ -92,6 +92,9 @@ class TableInput(serializers.Serializer):
     turn_seconds = serializers.JSONField(default=None)
     time_bank_seconds = serializers.JSONField(default=None, help_text="0 to 3,600")
     rated = serializers.JSONField(default=True)
+    club = serializers.JSONField(
+        default=None, help_text="A club's slug: only its members sit; rated results count there"
+    )
 
 
 class ActionInput(serializers.Serializer):
@@ -166,6 +169,7 @@ class TableListApi(TableApi):
             turn_seconds=body["turn_seconds"],
             time_bank_seconds=body["time_bank_seconds"],
             rated=body["rated"],
+            club=body["club"],
         )
         return self.table_answer(request, table, status.HTTP_201_CREATED)
 

@@ -204,6 +204,14 @@ class Table(models.Model):
         related_name="+",
     )
     rated = models.BooleanField(default=True)
+    club = models.ForeignKey(
+        "accounts.Club",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tables",
+        help_text="A club's table: only its members sit, and a rated result counts in its pool.",
+    )
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_tables"
     )
@@ -315,7 +323,10 @@ class GameResult(models.Model):
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
     winner = models.CharField(max_length=150, blank=True)
     ended = models.CharField(max_length=20, help_text="target or abandoned.")
-    placements = models.JSONField(help_text='[{"player", "user", "place", "score"}] by place.')
+    placements = models.JSONField(
+        help_text='[{"player", "user", "place", "score", "absent", "acted"}] by place: "absent" '
+        'as the game ended, "acted" whether the player ever made a move of their own.'
+    )
     hands = models.JSONField(help_text="The finished hands as the full state lists them.")
     finished_at = models.DateTimeField(db_index=True)
 

@@ -206,7 +206,21 @@ def _write_hand_result(table: Table, users: dict[str, int]) -> None:
 def _write_result(table: Table, state: GameState, users: dict[str, int]) -> None:
     """The finished game's result (one per table: a second is refused by the database), and,
     after commit, its finalization hooks (``games.finalization``)."""
-    rows = [{**p, "user": users.get(p["player"])} for p in placements(state)]
+    absent = {p.name for p in state.players if p.absent}
+    acted = set(
+        TableEvent.objects.filter(table=table, kind=TableEvent.Kind.ACTION)
+        .values_list("player", flat=True)
+        .distinct()
+    )
+    rows = [
+        {
+            **p,
+            "user": users.get(p["player"]),
+            "absent": p["player"] in absent,
+            "acted": p["player"] in acted,
+        }
+        for p in placements(state)
+    ]
     GameResult.objects.create(
         table=table,
         winner=table.state["winner"] or "",

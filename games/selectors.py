@@ -39,7 +39,7 @@ class SeatInfo:
 def table_get(table_id: int) -> Table:
     """The table, or a ``not_found`` TableError (404)."""
     try:
-        return Table.objects.select_related("ruleset", "creator").get(pk=table_id)
+        return Table.objects.select_related("ruleset", "creator", "club").get(pk=table_id)
     except Table.DoesNotExist:
         raise TableError.not_found(table_id) from None
 
@@ -153,6 +153,7 @@ def table_payload(
         "time_bank_seconds": table.time_bank_seconds,
         "clock": table_clock(table),
         "rated": table.rated,
+        "club": table.club.slug if table.club_id else None,
         "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
     }
@@ -164,7 +165,7 @@ def tables_with_status(status: str = "waiting") -> QuerySet[Table]:
     first, with their seats and users loaded (``seat_infos(table.seat_set.all())``)."""
     return (
         Table.objects.filter(status=status)
-        .select_related("ruleset", "creator")
+        .select_related("ruleset", "creator", "club")
         .prefetch_related("seat_set__user")
     )
 

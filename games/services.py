@@ -17,7 +17,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import Club, ClubMembership, User
 from games import push
 from games.engine.actions import parse_action
 from games.engine.engine import apply
@@ -106,16 +106,20 @@ def table_create(
     turn_seconds: int | None = None,
     time_bank_seconds: int | None = None,
     rated: bool = True,
+    club: Club | str | None = None,
 ) -> Table:
     """A new table under ``ruleset`` plus ``overrides``, its creator in the first seat.
 
     The effective configuration is copied into the table, so later edits to the rule set never
     reach it. ``turn_seconds`` (1 to 3,600) and ``time_bank_seconds`` (0 to 3,600) override the
-    rule set's clock.
+    rule set's clock. A ``club`` table (a club or its slug) seats only the club's members, and
+    its rated result counts in the club's rating pool too.
 
-    :raises TableError: ``bad_request`` naming the field at fault.
+    :raises TableError: ``bad_request`` naming the field at fault, ``forbidden`` (403) for a
+        club the creator is not a member of.
     """
     rule_set = _ruleset(ruleset)
+    owner = _club(club, creator)
     seats = _whole(seats, "seats", MIN_PLAYERS, MAX_PLAYERS)
     if overrides is not None and not isinstance(overrides, dict):
         raise TableError(BAD_REQUEST, "rules: must be a JSON object of rule fields")
@@ -146,16 +150,40 @@ def table_create(
             turn_seconds=rules.turn_seconds,
             time_bank_seconds=rules.time_bank_seconds,
             rated=rated,
+            club=owner,
             creator=creator,
         )
         Seat.objects.create(table=table, user=creator, position=0)
     return table
 
 
+def _club(club: Club | str | None, creator: User) -> Club | None:
+    if club is None or club == "":
+        return None
+    found = club if isinstance(club, Club) else _club_by_slug(club)
+    if not _is_member(creator, found.pk):
+        raise TableError(FORBIDDEN, "only the club's members open its tables", status=403)
+    return found
+
+
+def _club_by_slug(slug: object) -> Club:
+    if not isinstance(slug, str):
+        raise TableError(BAD_REQUEST, "club: must be a club's slug")
+    found = Club.objects.filter(slug=slug).first()
+    if found is None:
+        raise TableError(BAD_REQUEST, f"club: no club {slug!r}")
+    return found
+
+
+def _is_member(user: User, club_id: int) -> bool:
+    return ClubMembership.objects.filter(club_id=club_id, user=user).exists()
+
+
 def table_join(*, table_id: int, user: User) -> Table:
     """Seat ``user``; a table that is then full starts by itself. Joining twice is a no-op.
 
-    :raises TableError: ``already_started`` or ``table_full`` (409), ``not_found`` (404).
+    :raises TableError: ``already_started`` or ``table_full`` (409), ``not_found`` (404),
+        ``forbidden`` (403) at a club's table for someone not in the club.
     """
     with transaction.atomic():
         table = lock_table(table_id)
@@ -166,6 +194,8 @@ def table_join(*, table_id: int, user: User) -> Table:
             raise TableError(ALREADY_STARTED, "the game has already begun", status=409)
         if len(seats) >= table.seats:
             raise TableError(TABLE_FULL, f"all {table.seats} seats are taken", status=409)
+        if table.club_id is not None and not _is_member(user, table.club_id):
+            raise TableError(FORBIDDEN, "only the club's members sit at its tables", status=403)
         position = max((s.position for s in seats), default=-1) + 1
         Seat.objects.create(table=table, user=user, position=position)
         if len(seats) + 1 == table.seats:

@@ -1,0 +1,238 @@
+"""``GET /api/leaderboard/`` and ``GET /api/players/{username}/`` (PROTOCOL.md), open to all.
+
+Both take the pool as PROTOCOL.md's ``ruleset`` or ``club`` (a preset's or club's slug; neither
+is the global pool). Additions to the contract, all optional: the leaderboard's ``period``
+(``all`` or ``month``), ``min_games``, ``provisional`` (``false`` hides players with fewer than
+20 games in the pool) and ``around`` (a username: the page that holds them), and each row's
+``provisional``; the player's ``provisional``, ``rank``, ``pools`` and each history entry's
+``place`` and ``table_size``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import User
+from accounts.serializers import ErrorOutput
+from games.selectors import utc_text
+from ratings.elo import START
+from ratings.selectors import (
+    PERIODS,
+    Board,
+    BoardError,
+    board_count,
+    board_page,
+    board_position,
+    player_ratings,
+    pool_choice,
+    rating_history,
+    rating_in,
+)
+
+LIMIT_DEFAULT = 50
+LIMIT_MAX = 500
+HISTORY_DEFAULT = 100
+HISTORY_MAX = 1000
+
+
+class RowOutput(serializers.Serializer):
+    rank = serializers.IntegerField()
+    username = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+
+
+class BoardOutput(serializers.Serializer):
+    count = serializers.IntegerField()
+    pool = serializers.CharField()
+    limit = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    results = RowOutput(many=True)
+
+
+class HistoryOutput(serializers.Serializer):
+    game = serializers.IntegerField(help_text="The table's id")
+    at = serializers.CharField()
+    before = serializers.FloatField()
+    after = serializers.FloatField()
+    place = serializers.IntegerField()
+    table_size = serializers.IntegerField()
+
+
+class PoolRatingOutput(serializers.Serializer):
+    pool = serializers.CharField()
+    label = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    peak = serializers.FloatField()
+
+
+class PlayerOutput(serializers.Serializer):
+    username = serializers.CharField()
+    pool = serializers.CharField()
+    rating = serializers.FloatField()
+    games = serializers.IntegerField()
+    provisional = serializers.BooleanField()
+    rank = serializers.IntegerField(allow_null=True)
+    history = HistoryOutput(many=True)
+    pools = PoolRatingOutput(many=True)
+
+
+def _whole(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise BoardError("bad_request", f"{name}: must be a whole number") from None
+    if not low <= value <= high:
+        raise BoardError("bad_request", f"{name}: must be from {low} to {high}")
+    return value
+
+
+def _flag(request: Request, name: str, default: bool) -> bool:
+    raw = request.query_params.get(name)
+    if raw in (None, ""):
+        return default
+    if raw.lower() in ("1", "true", "yes"):
+        return True
+    if raw.lower() in ("0", "false", "no"):
+        return False
+    raise BoardError("bad_request", f"{name}: must be true or false")
+
+
+def board_from(request: Request, *, provisional: bool = True) -> Board:
+    """The leaderboard a request's query asks for (shared with the pages)."""
+    params = request.query_params
+    period = params.get("period") or "all"
+    if period not in PERIODS:
+        raise BoardError("bad_request", "period: must be all or month")
+    return Board(
+        choice=pool_choice(params.get("ruleset"), params.get("club")),
+        period=period,
+        min_games=_whole(request, "min_games", 0, 0, 1_000_000),
+        provisional=_flag(request, "provisional", provisional),
+    )
+
+
+class RatingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    def handle_exception(self, exc: Exception) -> Response:
+        if isinstance(exc, BoardError):
+            return Response({"error": exc.code, "message": exc.message}, status=exc.status)
+        return super().handle_exception(exc)
+
+
+POOL_PARAMS = [
+    OpenApiParameter("ruleset", str, description="A rule preset's slug: its pool"),
+    OpenApiParameter("club", str, description="A club's slug: its pool"),
+]
+
+
+class LeaderboardApi(RatingsApi):
+    @extend_schema(
+        operation_id="leaderboard",
+        parameters=[
+            *POOL_PARAMS,
+            OpenApiParameter("limit", int, description=f"1 to {LIMIT_MAX}, default 50"),
+            OpenApiParameter("offset", int, description="Rows to skip, default 0"),
+            OpenApiParameter("period", str, enum=list(PERIODS), description="all or month"),
+            OpenApiParameter("min_games", int, description="Only players with this many games"),
+            OpenApiParameter("provisional", bool, description="false: hide provisional players"),
+            OpenApiParameter("around", str, description="A username: the page holding them"),
+        ],
+        responses={200: BoardOutput, 400: ErrorOutput, 404: ErrorOutput},
+    )
+    def get(self, request: Request) -> Response:
+        board = board_from(request)
+        limit = _whole(request, "limit", LIMIT_DEFAULT, 1, LIMIT_MAX)
+        offset = _whole(request, "offset", 0, 0, 10**9)
+        around = request.query_params.get("around")
+        if around:
+            found = board_position(board, around)
+            if found is None:
+                raise BoardError("not_found", f"{around!r} is not on this leaderboard", 404)
+            offset = found[0] // limit * limit
+        rows = board_page(board, offset, limit)
+        results = [
+            {
+                "rank": r.rank,
+                "username": r.username,
+                "rating": r.rating,
+                "games": r.games,
+                "provisional": r.provisional,
+            }
+            for r in rows
+        ]
+        count = board_count(board)
+        answer = {"count": count, "pool": board.choice.key, "limit": limit, "offset": offset}
+        return Response({**answer, "results": results})
+
+
+class PlayerApi(RatingsApi):
+    @extend_schema(
+        operation_id="player",
+        parameters=[
+            *POOL_PARAMS,
+            OpenApiParameter("history", int, description="Last N changes, default 100"),
+        ],
+        responses={200: PlayerOutput, 400: ErrorOutput, 404: ErrorOutput},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            raise BoardError("not_found", f"no player {username!r}", 404)
+        choice = pool_choice(request.query_params.get("ruleset"), request.query_params.get("club"))
+        limit = _whole(request, "history", HISTORY_DEFAULT, 0, HISTORY_MAX)
+        return Response(player_answer(user, choice, limit))
+
+
+def player_answer(user: User, choice: Any, limit: int) -> dict[str, Any]:
+    rating = rating_in(choice, user)
+    rank = None
+    if rating is not None:
+        found = board_position(Board(choice), user.username)
+        rank = found[1].rank if found else None
+    history = [
+        {
+            "game": h["table_id"],
+            "at": utc_text(h["at"]),
+            "before": h["before"],
+            "after": h["after"],
+            "place": h["place"],
+            "table_size": h["table_size"],
+        }
+        for h in rating_history(choice, user, limit)
+    ]
+    pools = [
+        {
+            "pool": c.key,
+            "label": c.label,
+            "rating": r.rating,
+            "games": r.games,
+            "provisional": r.provisional,
+            "peak": r.peak,
+        }
+        for c, r in player_ratings(user)
+    ]
+    return {
+        "username": user.username,
+        "pool": choice.key,
+        "rating": rating.rating if rating else START,
+        "games": rating.games if rating else 0,
+        "provisional": rating.provisional if rating else True,
+        "rank": rank,
+        "history": history,
+        "pools": pools,
+    }

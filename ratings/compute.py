@@ -1,0 +1,108 @@
+"""One rated game applied to the standings it touches: the step both the finalization hook and
+``ratings_recompute`` take, so the two produce the same numbers to the last bit.
+
+No Django here: the callers read the rows, call ``rate_game`` and write what it returns.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from ratings.elo import PROVISIONAL_GAMES, START, k_factor, rate_table, rated_places
+
+Key = tuple[int, int]  # (pool id, user id)
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat of a finished game as the ratings read it."""
+
+    user: int
+    place: int
+    absent: bool
+    acted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A finished game of a rated table and the pools it counts in."""
+
+    table: int
+    finished_at: datetime
+    pools: tuple[int, ...]
+    players: tuple[Player, ...]
+
+    @property
+    def counted(self) -> bool:
+        """A game fewer than two players ever acted in says nothing about anyone's skill."""
+        return len(self.players) >= 2 and sum(p.acted for p in self.players) >= 2
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's rating in a pool between games."""
+
+    rating: float = START
+    games: int = 0
+    peak: float = START
+    last_played_at: datetime | None = None
+
+    @property
+    def established(self) -> bool:
+        return self.games >= PROVISIONAL_GAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What one game did to one player's rating in one pool."""
+
+    pool: int
+    user: int
+    before: Standing | None  # None: their first game in the pool
+    after: Standing
+    k: float
+    place: int
+    table_size: int
+
+
+def rate_game(game: Game, standings: Mapping[Key, Standing]) -> list[Change]:
+    """The changes ``game`` makes in each of its pools, from the standings before it."""
+    if not game.counted:
+        return []
+    places = rated_places([p.place for p in game.players], [p.absent for p in game.players])
+    changes: list[Change] = []
+    for pool in game.pools:
+        olds = [standings.get((pool, p.user)) for p in game.players]
+        now = [old or Standing() for old in olds]
+        ks = [k_factor(s.games, s.peak) for s in now]
+        news = rate_table([s.rating for s in now], places, ks)
+        for player, old, cur, k, new, place in zip(
+            game.players, olds, now, ks, news, places, strict=True
+        ):
+            after = Standing(new, cur.games + 1, max(cur.peak, new), game.finished_at)
+            changes.append(Change(pool, player.user, old, after, k, place, len(game.players)))
+    return changes
+
+
+def bucket(rating: float) -> int:
+    """The whole rating point a rating lies in (``floor``: 1499.9 is in 1499)."""
+    return math.floor(rating)
+
+
+def bucket_deltas(changes: Iterable[Change]) -> dict[tuple[int, int], list[int]]:
+    """``(pool, bucket) -> [players, established]`` to add to the pools' buckets."""
+    deltas: dict[tuple[int, int], list[int]] = {}
+    for change in changes:
+        if change.before is not None:
+            _add(deltas, change.pool, change.before, -1)
+        _add(deltas, change.pool, change.after, +1)
+    return {key: d for key, d in deltas.items() if d != [0, 0]}
+
+
+def _add(deltas: dict[tuple[int, int], list[int]], pool: int, s: Standing, sign: int) -> None:
+    d = deltas.setdefault((pool, bucket(s.rating)), [0, 0])
+    d[0] += sign
+    d[1] += sign if s.established else 0
