@@ -11,6 +11,7 @@ players reduce to classic Elo.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 #: Every player's first rating in every pool: the conventional Elo midpoint, so that ratings
@@ -51,7 +52,7 @@ def expected(ra: float, rb: float) -> float:
     >>> round(expected(1900, 1500), 4)
     0.9091
     """
-    return 1.0 / (1.0 + 10.0 ** ((rb - ra) / SCALE))
+    return 1.0 / (1.0 + math.pow(10.0, (rb - ra) / SCALE))
 
 
 def k_factor(games: int, peak: float) -> float:
