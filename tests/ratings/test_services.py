@@ -1,0 +1,150 @@
+"""The ratings' finalization hook, with the database: who is rated, in which pools, once, in
+order, and the buckets that answer ranks kept exact."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from accounts.models import Club, ClubMembership
+from games import finalization
+from games.models import GameResult, RuleSet
+from ratings.models import Pool, RatedGame, Rating, RatingChange
+from ratings.services import rating_finalize
+from tests.accounts.factories import UserFactory
+from tests.games.tables import play_greedy, players, started_table
+from tests.ratings.games import T0, assert_buckets_match, finished_game, rate, ratings_of
+
+pytestmark = pytest.mark.django_db
+
+
+def global_pool() -> Pool:
+    return Pool.objects.get(kind="global")
+
+
+def test_the_ratings_hook_is_registered() -> None:
+    assert "ratings" in finalization.hook_names()
+
+
+def test_a_played_game_is_rated_in_the_global_and_preset_pools() -> None:
+    users = players("ann", "bob", "cid")
+    table = started_table(users, overrides={"target": 1})
+    play_greedy(table, users, until=lambda t: t.status != "playing")
+    result = GameResult.objects.get(table=table)
+    assert all(p["acted"] and not p["absent"] for p in result.placements)
+    assert rate(table) is True
+    places = {p["player"]: p["place"] for p in result.placements}
+    for pool in (global_pool(), Pool.objects.get(kind="ruleset", ruleset__slug="standard")):
+        rows = RatingChange.objects.filter(pool=pool, table=table)
+        assert {r.user.username: r.place for r in rows} == places
+        assert all((r.before, r.k, r.table_size) == (1500.0, 60.0, 3) for r in rows)
+        ratings = ratings_of(pool.pk)
+        assert sorted(ratings.values()) == [1470.0, 1500.0, 1530.0]
+        assert_buckets_match(pool.pk)
+
+
+def test_the_hook_rates_a_game_once() -> None:
+    ann, bob = players("ann", "bob")
+    table = finished_game([(ann, 1), (bob, 2)], at=T0)
+    assert rate(table) is True
+    assert rate(table) is False
+    rating_finalize(table.result)  # even called directly a second time
+    assert RatedGame.objects.filter(table=table).count() == 1
+    assert RatingChange.objects.filter(table=table).count() == 4  # two players, two pools
+    assert ratings_of(global_pool().pk) == {"ann": 1530.0, "bob": 1470.0}
+
+
+def test_an_unrated_table_changes_no_rating() -> None:
+    ann, bob = players("ann", "bob")
+    table = finished_game([(ann, 1), (bob, 2)], rated=False)
+    rate(table)
+    assert not RatedGame.objects.exists() and not Rating.objects.exists()
+
+
+def test_a_game_fewer_than_two_players_acted_in_is_not_rated() -> None:
+    ann, bob, cid = players("ann", "bob", "cid")
+    table = finished_game([(ann, 1), (bob, 2), (cid, 3)], idle=["bob", "cid"])
+    rate(table)
+    ledger = RatedGame.objects.get(table=table)
+    assert ledger.counted is False
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_absent_players_are_rated_last_whatever_they_scored() -> None:
+    ann, bob, cid, dan = players("ann", "bob", "cid", "dan")
+    table = finished_game([(ann, 1), (bob, 2), (cid, 3), (dan, 4)], absent=["ann", "cid"])
+    rate(table)
+    places = dict(
+        RatingChange.objects.filter(pool=global_pool()).values_list("user__username", "place")
+    )
+    assert places == {"bob": 1, "dan": 2, "ann": 3, "cid": 3}
+    ratings = ratings_of(global_pool().pk)
+    assert ratings["ann"] == ratings["cid"] < ratings["dan"] < ratings["bob"]
+
+
+def test_a_club_table_counts_in_the_club_pool() -> None:
+    club = Club.objects.create(name="Hearts", slug="hearts")
+    ann, bob = players("ann", "bob")
+    for user in (ann, bob):
+        ClubMembership.objects.create(club=club, user=user)
+    rate(finished_game([(ann, 1), (bob, 2)], club=club))
+    pool = Pool.objects.get(kind="club", club=club)
+    assert ratings_of(pool.pk) == {"ann": 1530.0, "bob": 1470.0}
+    assert Pool.objects.count() == 3
+
+
+def test_a_custom_rule_set_counts_in_the_global_pool_only() -> None:
+    preset = RuleSet.objects.get(slug="standard")
+    RuleSet.objects.create(
+        **{
+            f.name: getattr(preset, f.name)
+            for f in RuleSet._meta.concrete_fields
+            if f.name not in ("id", "slug", "name", "is_preset", "created_at", "updated_at")
+        },
+        slug="house",
+        name="House",
+        is_preset=False,
+    )
+    ann, bob = players("ann", "bob")
+    rate(finished_game([(ann, 2), (bob, 1)], ruleset="house"))
+    assert list(Pool.objects.values_list("kind", flat=True)) == ["global"]
+    assert ratings_of(global_pool().pk) == {"ann": 1470.0, "bob": 1530.0}
+
+
+def test_games_are_rated_in_the_order_they_finished() -> None:
+    ann, bob = players("ann", "bob")
+    first = finished_game([(ann, 1), (bob, 2)], at=T0)
+    second = finished_game([(ann, 2), (bob, 1)], at=T0 + timedelta(minutes=5))
+    # The later game's hook runs first (its earlier twin's task was delayed): the earlier game
+    # is rated before it, and its own hook later finds nothing to do.
+    rate(second)
+    ledger = list(RatedGame.objects.order_by("id").values_list("table_id", flat=True))
+    assert ledger == [first.pk, second.pk]
+    assert rate(first) is True  # the hook ran (its FinalizerRun is written) ...
+    assert RatingChange.objects.filter(table=first).count() == 4  # ... and rated nothing again
+    after_first = RatingChange.objects.get(table=second, user=ann, pool=global_pool())
+    assert after_first.before == 1530.0  # the second game started from the first's result
+
+
+def test_k_falls_after_twenty_games_and_the_buckets_follow() -> None:
+    ann, bob = players("ann", "bob")
+    for i in range(21):
+        places = [(ann, 1), (bob, 2)] if i % 2 == 0 else [(ann, 2), (bob, 1)]
+        rate(finished_game(places, at=T0 + timedelta(minutes=i)))
+    changes = RatingChange.objects.filter(user=ann, pool=global_pool()).order_by("game_id")
+    assert [c.k for c in changes] == [60.0] * 20 + [20.0]
+    rating = Rating.objects.get(user=ann, pool=global_pool())
+    assert rating.games == 21 and not rating.provisional
+    assert rating.peak == max(c.after for c in changes)
+    assert_buckets_match(global_pool().pk)
+
+
+def test_many_players_many_games_keep_the_buckets_exact() -> None:
+    users = [UserFactory() for _ in range(9)]
+    for i in range(30):
+        seated = [users[(i + j * 2) % 9] for j in range(2 + i % 5)]
+        order = [(u, 1 + (j * 7 + i) % len(seated)) for j, u in enumerate(seated)]
+        rate(finished_game(order, at=T0 + timedelta(minutes=i)))
+    for pool in Pool.objects.all():
+        assert_buckets_match(pool.pk)
