@@ -10,6 +10,7 @@ is the global pool). Additions to the contract, all optional: the leaderboard's 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -27,6 +28,7 @@ from ratings.selectors import (
     PERIODS,
     Board,
     BoardError,
+    PoolChoice,
     board_count,
     board_page,
     board_position,
@@ -87,8 +89,12 @@ class PlayerOutput(serializers.Serializer):
     pools = PoolRatingOutput(many=True)
 
 
-def _whole(request: Request, name: str, default: int, low: int, high: int) -> int:
-    raw = request.query_params.get(name)
+def whole_param(params: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter from ``low`` to ``high``; empty or absent: ``default``.
+
+    :raises BoardError: ``bad_request`` for anything else.
+    """
+    raw = params.get(name)
     if raw in (None, ""):
         return default
     try:
@@ -100,8 +106,12 @@ def _whole(request: Request, name: str, default: int, low: int, high: int) -> in
     return value
 
 
-def _flag(request: Request, name: str, default: bool) -> bool:
-    raw = request.query_params.get(name)
+def flag_param(params: Mapping[str, Any], name: str, default: bool) -> bool:
+    """A true/false query parameter (``1``/``true``/``yes``, ``0``/``false``/``no``).
+
+    :raises BoardError: ``bad_request`` for anything else.
+    """
+    raw = params.get(name)
     if raw in (None, ""):
         return default
     if raw.lower() in ("1", "true", "yes"):
@@ -111,18 +121,38 @@ def _flag(request: Request, name: str, default: bool) -> bool:
     raise BoardError("bad_request", f"{name}: must be true or false")
 
 
-def board_from(request: Request, *, provisional: bool = True) -> Board:
-    """The leaderboard a request's query asks for (shared with the pages)."""
-    params = request.query_params
+def board_from_params(
+    params: Mapping[str, Any], choose: Callable[[], PoolChoice], *, provisional: bool = True
+) -> Board:
+    """The leaderboard ``params`` (a query) ask for, the pool being ``choose()``'s: the API
+    names it by ``ruleset``/``club``, the pages by ``pool``. The parameters are checked in one
+    order (period, pool, ``min_games``, ``provisional``), so the first problem is the one told.
+
+    :raises BoardError: a bad parameter (400) or an unknown pool (404).
+    """
     period = params.get("period") or "all"
     if period not in PERIODS:
         raise BoardError("bad_request", "period: must be all or month")
     return Board(
-        choice=pool_choice(params.get("ruleset"), params.get("club")),
+        choice=choose(),
         period=period,
-        min_games=_whole(request, "min_games", 0, 0, 1_000_000),
-        provisional=_flag(request, "provisional", provisional),
+        min_games=whole_param(params, "min_games", 0, 0, 1_000_000),
+        provisional=flag_param(params, "provisional", provisional),
     )
+
+
+def board_from(request: Request, *, provisional: bool = True) -> Board:
+    """The leaderboard an API request's query asks for."""
+    params = request.query_params
+    return board_from_params(
+        params,
+        lambda: pool_choice(params.get("ruleset"), params.get("club")),
+        provisional=provisional,
+    )
+
+
+def _whole(request: Request, name: str, default: int, low: int, high: int) -> int:
+    return whole_param(request.query_params, name, default, low, high)
 
 
 class RatingsApi(APIView):
