@@ -63,14 +63,15 @@ def test_the_k_scheme_of_ours_is_k_factor() -> None:
     for games in (0, 1, 19, 20, 21, 200):
         for peak in (1500.0, 2399.0, 2400.0, 2600.0):
             assert ours(games, peak) == elo.k_factor(games, peak)
-    assert ours.describe() == "K 40 for the first 20 games, then 20; 10 from a peak of 2400"
+    assert ours.describe() == "K 60 for the first 20 games, then 20; 10 from a peak of 2400"
     assert KScheme(32, 0, 32).describe() == "K 32"
 
 
 def test_the_elo_system_is_rate_table_with_games_and_peaks() -> None:
     system = EloSystem(3, elo.k_factor)
     system.update([2, 0], [1, 2])
-    assert system.scores([2, 0, 1]) == [*elo.rate_table([1500, 1500], [1, 2], [40, 40]), 1500]
+    k = elo.K_PROVISIONAL
+    assert system.scores([2, 0, 1]) == [*elo.rate_table([1500, 1500], [1, 2], [k, k]), 1500]
     assert system.games == [1, 0, 1]
     assert system.peaks == [1500, 1500, system.rating(2)]
 
