@@ -56,8 +56,11 @@ def run_hook(table_id: int, name: str) -> bool:
         return False
     with transaction.atomic():
         # The table's row lock orders runs for one game (and orders them with its last change);
-        # the unique constraint is what guarantees once.
-        table = Table.objects.select_for_update().filter(pk=table_id).first()
+        # the unique constraint is what guarantees once. NO KEY UPDATE (PostgreSQL) still lets
+        # other transactions insert rows that refer to this table: a hook rating several games
+        # at once writes rows for tables whose own hooks are waiting, which under a plain
+        # FOR UPDATE would deadlock against them.
+        table = Table.objects.select_for_update(no_key=True).filter(pk=table_id).first()
         if table is None:
             return False
         result = GameResult.objects.filter(table=table).first()
