@@ -1,0 +1,54 @@
+"""Ratings written directly as rows, with their buckets, for the pages' tests: many players on a
+board without playing their games."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.utils import timezone
+
+from accounts.models import Club, User
+from games.models import RuleSet
+from ratings.compute import bucket
+from ratings.elo import PROVISIONAL_GAMES, START
+from ratings.models import Pool, Rating
+from ratings.services import add_to_buckets, pool_for
+
+
+def pool_of(key: str = "global") -> Pool:
+    """The pool a page names ``global``, ``ruleset:<slug>`` or ``club:<slug>``, made if new."""
+    kind, _, slug = key.partition(":")
+    if kind == "ruleset":
+        return pool_for("ruleset", ruleset_id=RuleSet.objects.get(slug=slug).pk)
+    if kind == "club":
+        return pool_for("club", club_id=Club.objects.get(slug=slug).pk)
+    return pool_for("global")
+
+
+def put_ratings(
+    pool: Pool, rows: Iterable[tuple[User, float, int]], *, at: datetime | None = None
+) -> None:
+    """``(user, rating, games)`` rows in ``pool``, last played ``at`` (default now)."""
+    when = at or timezone.now()
+    rows = list(rows)
+    Rating.objects.bulk_create(
+        Rating(pool=pool, user=u, rating=r, games=g, peak=max(r, START), last_played_at=when)
+        for u, r, g in rows
+    )
+    deltas: dict[tuple[int, int], list[int]] = {}
+    for _, rating, games in rows:
+        counts = deltas.setdefault((pool.pk, bucket(rating)), [0, 0])
+        counts[0] += 1
+        counts[1] += games >= PROVISIONAL_GAMES
+    add_to_buckets(deltas)
+
+
+def many_players(
+    n: int, pool: Pool, *, top: float = 2000.0, step: float = 2.5, games: int = 30
+) -> list[User]:
+    """``n`` established players ``p000``, ``p001``... rated ``top``, ``top - step``... in
+    ``pool``: ``p000`` is first, ``p{i}`` has rank ``i + 1``."""
+    users = User.objects.bulk_create(User(username=f"p{i:03d}") for i in range(n))
+    put_ratings(pool, ((u, top - i * step, games) for i, u in enumerate(users)))
+    return users
