@@ -1,5 +1,5 @@
-"""The lobby's create-table form: a rule set, seats, the clock and time bank, rated, and rule
-overrides."""
+"""The lobby's create-table form: a rule set, seats, the clock and time bank, rated, a club (one
+of the creator's), and rule overrides."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 
+from accounts.models import Club
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.models import RuleSet
 from games.services import TIME_BANK_SECONDS_MAX, TURN_SECONDS_MAX
@@ -35,6 +36,14 @@ class TableForm(forms.Form):
         "Leave empty for the rule set's time bank.",
     )
     rated = forms.BooleanField(required=False, initial=True)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        to_field_name="slug",
+        required=False,
+        empty_label="No club: open to everyone",
+        help_text="A club's table seats only its members; a rated result also counts on the "
+        "club's leaderboard.",
+    )
     target = forms.IntegerField(
         min_value=1, required=False, help_text="Leave empty for the rule set's target."
     )
@@ -46,6 +55,17 @@ class TableForm(forms.Form):
     must_discard_to_go_out = forms.NullBooleanField(
         required=False, widget=forms.Select(choices=_AS_RULESET)
     )
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        """``user``'s clubs are the club choices; without any, the form has no club field."""
+        super().__init__(*args, **kwargs)
+        clubs = Club.objects.none()
+        if user is not None and user.is_authenticated:
+            clubs = Club.objects.filter(memberships__user=user)
+        if clubs.exists():
+            self.fields["club"].queryset = clubs
+        else:
+            del self.fields["club"]
 
     def overrides(self) -> dict[str, Any]:
         """The override fields the player filled in."""

@@ -50,7 +50,7 @@ def lobby_row(table: Table) -> dict[str, Any]:
 
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables with their rules and seats; a logged-in visitor may create one."""
-    form = TableForm(request.POST or None)
+    form = TableForm(request.POST or None, user=request.user)
     if request.method == "POST":
         if not request.user.is_authenticated:
             return redirect(f"/accounts/login/?next={request.path}")
@@ -65,6 +65,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     turn_seconds=data["turn_seconds"],
                     time_bank_seconds=data["time_bank_seconds"],
                     rated=data["rated"],
+                    club=data.get("club"),
                 )
             except TableError as exc:
                 form.add_error(None, exc.message)
