@@ -30,6 +30,10 @@ GRID = "#d4d4c8"
 INK = "#55554f"
 MARK = "#b45309"
 
+#: The share of the values' span left free above and below them, where the max and min labels
+#: go (about 20 of the default plot's 192 units once gridlines round the range out).
+HEADROOM = 0.12
+
 #: A lone point in time is drawn in the middle of a day's span.
 HALF_DAY = 43200.0
 
@@ -115,7 +119,7 @@ def line_chart(
     xs = [_number(x) for x, _ in points]
     ys = [float(y) for _, y in points]
     x_ticks = _x_ticks(points, xs)
-    y_ticks = nice_ticks(*_padded(min(ys), max(ys)))
+    y_ticks = nice_ticks(*_headroom(*_padded(min(ys), max(ys))), count=5)
     place = _placer(f, (x_ticks[0][0], x_ticks[-1][0]), (y_ticks[0], y_ticks[-1]))
     parts.append(f"<desc>{escape(_describe(ys, y_format))}</desc>")
     parts.extend(_y_grid(f, y_ticks, place, y_format))
@@ -151,6 +155,12 @@ def _padded(low: float, high: float, pad: float | None = None) -> tuple[float, f
         pad = max(abs(low) * 0.01, 1.0) if pad is None else pad
         return low - pad, high + pad
     return low, high
+
+
+def _headroom(low: float, high: float) -> tuple[float, float]:
+    """Room above the highest value and below the lowest for their labels."""
+    room = (high - low) * HEADROOM
+    return low - room, high + room
 
 
 def _x_ticks(points: Sequence[Point], xs: list[float]) -> list[tuple[float, str]]:

@@ -1,5 +1,5 @@
-"""Ratings written directly as rows, with their buckets, for the pages' tests: many players on a
-board without playing their games."""
+"""For the pages' tests: ratings written directly as rows, with their buckets (many players on
+a board without playing their games), and real games played to the end and rated."""
 
 from __future__ import annotations
 
@@ -9,11 +9,13 @@ from datetime import datetime
 from django.utils import timezone
 
 from accounts.models import Club, User
-from games.models import RuleSet
+from games import finalization
+from games.models import RuleSet, Table
 from ratings.compute import bucket
 from ratings.elo import PROVISIONAL_GAMES, START
 from ratings.models import Pool, Rating
 from ratings.services import add_to_buckets, pool_for
+from tests.games.tables import play_greedy, started_table
 
 
 def pool_of(key: str = "global") -> Pool:
@@ -52,3 +54,14 @@ def many_players(
     users = User.objects.bulk_create(User(username=f"p{i:03d}") for i in range(n))
     put_ratings(pool, ((u, top - i * step, games) for i, u in enumerate(users)))
     return users
+
+
+def play_rated(users: list[User]) -> Table:
+    """One game to a target of 1 (a hand or so) under the standard preset, played by the greedy
+    bots through the services and rated by the finalization hook."""
+    table = started_table(users, overrides={"target": 1})
+    play_greedy(table, users, until=lambda t: t.status != Table.Status.PLAYING)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    assert finalization.run_hook(table.pk, "ratings")
+    return table

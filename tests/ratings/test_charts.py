@@ -100,11 +100,15 @@ def test_gridlines_are_labelled_and_min_and_max_are_marked() -> None:
     ratings = [1500.0, 1516.0, 1483.4, 1561.6]
     root = parsed(line_chart(list(enumerate(ratings)), title="Rating"))
     labels = texts(root)
-    for tick in ("1480", "1500", "1520", "1540", "1560", "1580"):
+    for tick in ("1460", "1480", "1500", "1520", "1540", "1560", "1580"):
         assert tick in labels
     assert "max 1562" in labels and "min 1483" in labels
     grid = [g for g in root.iter(f"{SVG}line") if g.attrib["class"] == "chart-grid"]
-    assert len(grid) == 6
+    assert len(grid) == 7
+    # The extremes' labels sit inside the plot, clear of the x axis's labels below it.
+    for label in root.iter(f"{SVG}text"):
+        if label.attrib["class"] == "chart-extreme":
+            assert FRAME.y1 < float(label.attrib["y"]) < FRAME.y0 - 4
     assert len(list(root.iter(f"{SVG}circle"))) == 2
     assert root.find(f"{SVG}desc").text == (  # type: ignore[union-attr]
         "4 points from 1500 to 1562; lowest 1483, highest 1562"

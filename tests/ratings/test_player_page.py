@@ -11,27 +11,16 @@ import pytest
 from django.test import Client
 
 from accounts.models import User
-from games import finalization
-from games.models import Table
 from ratings.charts import whole_number
 from ratings.models import Rating, RatingChange
 from tests.accounts.factories import ClubFactory, UserFactory
-from tests.games.tables import play_greedy, players, started_table
+from tests.games.tables import players
 from tests.ratings.games import finished_game, rate
+from tests.ratings.rating_rows import play_rated
 
 pytestmark = pytest.mark.django_db
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def play_rated(users: list[User]) -> Table:
-    """One game to a target of 1 (a hand or so), played by the greedy bots and rated."""
-    table = started_table(users, overrides={"target": 1})
-    play_greedy(table, users, until=lambda t: t.status != Table.Status.PLAYING)
-    table.refresh_from_db()
-    assert table.status == Table.Status.FINISHED
-    assert finalization.run_hook(table.pk, "ratings")
-    return table
 
 
 def page(client: Client, username: str, query: str = "") -> str:
