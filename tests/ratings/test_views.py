@@ -9,7 +9,8 @@ import re
 from datetime import timedelta
 
 import pytest
-from django.db import connection
+from asgiref.sync import sync_to_async
+from django.db import connection, connections
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -291,11 +292,14 @@ def test_a_bad_csv_query_is_a_plain_400(client: Client) -> None:
 async def test_under_asgi_the_csv_streams_from_an_async_iterator(
     async_client: object, recwarn: pytest.WarningsRecorder
 ) -> None:
-    from asgiref.sync import sync_to_async
-
     await sync_to_async(lambda: many_players(30, pool_of()))()
-    response = await async_client.get(CSV)  # type: ignore[attr-defined]
-    assert response.status_code == 200 and response.is_async
-    body = b"".join([part async for part in response.streaming_content])
+    try:
+        response = await async_client.get(CSV)  # type: ignore[attr-defined]
+        assert response.status_code == 200 and response.is_async
+        body = b"".join([part async for part in response.streaming_content])
+    finally:
+        # The chunks' queries ran in a worker thread whose connection would otherwise still
+        # hold the test database when pytest drops it.
+        await sync_to_async(connections.close_all)()
     assert body.decode().splitlines()[30] == "30,p029,1927.5,30,false"
     assert not [w for w in recwarn if "consume" in str(w.message)]
