@@ -114,9 +114,9 @@ def flag_param(params: Mapping[str, Any], name: str, default: bool) -> bool:
     raw = params.get(name)
     if raw in (None, ""):
         return default
-    if raw.lower() in ("1", "true", "yes"):
+    if raw.lower() in ("1", "true", "yes", "on"):
         return True
-    if raw.lower() in ("0", "false", "no"):
+    if raw.lower() in ("0", "false", "no", "off"):
         return False
     raise BoardError("bad_request", f"{name}: must be true or false")
 
