@@ -75,7 +75,8 @@ class Pool(models.Model):
 class Rating(models.Model):
     """A player's current rating in a pool; a row exists once they have a rated game there."""
 
-    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="ratings")
+    # No index of its own: the unique (pool, user) and the board's index both start with it.
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="ratings", db_index=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="ratings"
     )
@@ -127,9 +128,14 @@ class RatingChange(models.Model):
 
     game = models.ForeignKey(RatedGame, on_delete=models.CASCADE, related_name="changes")
     table = models.ForeignKey("games.Table", on_delete=models.CASCADE, related_name="+")
-    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="changes")
+    # No indexes of their own: ``rating_change_pool`` and ``rating_change_history`` start with
+    # them (at ten million changes the two would cost 150 MB and slow every insert).
+    pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="changes", db_index=False)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="rating_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        db_index=False,
     )
     before = models.FloatField()
     after = models.FloatField()

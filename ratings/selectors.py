@@ -168,10 +168,11 @@ def board_rank(board: Board, rating: float) -> int:
 
 def board_page(board: Board, offset: int, limit: int) -> list[Row]:
     """``limit`` rows from ``offset`` (0-based) with their ranks."""
+    rows_from, skip = _seek(board, offset)
     found = list(
-        board_ratings(board)
-        .select_related("user")
-        .only("rating", "games", "user_id", "user__username")[offset : offset + limit]
+        rows_from.select_related("user").only("rating", "games", "user_id", "user__username")[
+            skip : skip + limit
+        ]
     )
     games = _period_games(board, [r.user_id for r in found])
     rows: list[Row] = []
@@ -185,6 +186,32 @@ def board_page(board: Board, offset: int, limit: int) -> list[Row]:
         n = games.get(r.user_id, r.games)
         rows.append(Row(rank, r.user.username, r.rating, n, r.provisional, r.user_id))
     return rows
+
+
+#: Offsets below this are read with a plain OFFSET (cheap that near the top); deeper ones start
+#: from the rating point where the offset falls, found by adding up the buckets.
+SEEK_FROM = 1_000
+
+
+def _seek(board: Board, offset: int) -> tuple[QuerySet[Rating], int]:
+    """The board's ratings from the whole rating point that holds position ``offset``, and the
+    offset left within them: a page half a million rows down costs a bucket sum and a short
+    scan instead of reading past every row above it."""
+    rows = board_ratings(board)
+    if offset < SEEK_FROM or not board.bucketed or board.choice.pool is None:
+        return rows, offset
+    column = "players" if board.threshold == 1 else "established"
+    buckets = (
+        RatingBucket.objects.filter(pool=board.choice.pool, **{f"{column}__gt": 0})
+        .order_by("-bucket")
+        .values_list("bucket", column)
+    )
+    skipped = 0
+    for point, count in buckets.iterator(chunk_size=2_000):
+        if skipped + count > offset:
+            return rows.filter(rating__lt=point + 1), offset - skipped
+        skipped += count
+    return rows.none(), 0
 
 
 def _period_games(board: Board, users: list[int]) -> dict[int, int]:

@@ -11,6 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Club, ClubMembership, User
+from ratings import selectors
 from ratings.compute import Change, Standing, bucket, bucket_deltas
 from ratings.models import Pool, Rating
 from ratings.selectors import Board, board_page, board_position, board_rank, pool_choice
@@ -199,3 +200,23 @@ def test_ranks_from_the_buckets_equal_a_plain_count() -> None:
         for i, row in enumerate(rows):
             position, again = board_position(board, row.username) or (None, None)
             assert position == i and again == row
+
+
+def test_deep_pages_found_through_the_buckets_equal_plain_offsets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)
+    pool = Pool.objects.get(kind="global")
+    ratings = [
+        (float(round(rng.gauss(1500, 150), rng.choice([0, 2]))), rng.choice([3, 25]))
+        for _ in range(200)
+    ]
+    load_ratings(pool, ratings)
+    for provisional in (True, False):
+        board = Board(pool_choice(), provisional=provisional)
+        plain = [(r.username, r.rank) for r in board_page(board, 0, 500)]
+        monkeypatch.setattr(selectors, "SEEK_FROM", 0)
+        for offset in [*range(0, len(plain) + 5, 7), len(plain) - 1]:
+            page = [(r.username, r.rank) for r in board_page(board, offset, 9)]
+            assert page == plain[offset : offset + 9]
+        monkeypatch.undo()
