@@ -9,12 +9,12 @@ from datetime import timedelta
 import pytest
 
 from games import finalization
+from ratings.audit import stored_figures
 from ratings.models import Pool, RatedGame, Rating
 from ratings.recompute import ratings_recompute
 from tests.games.tables import players
 from tests.games.test_concurrency import race
 from tests.ratings.games import T0, assert_buckets_match, finished_game
-from tests.ratings.test_recompute import snapshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,6 +41,6 @@ def test_racing_hooks_rate_every_game_once_in_finish_order() -> None:
     )
     for pool in Pool.objects.all():
         assert_buckets_match(pool.pk)
-    incremental = snapshot()
+    incremental = stored_figures()
     ratings_recompute()
-    assert snapshot() == incremental
+    assert stored_figures() == incremental

@@ -6,49 +6,18 @@ import json
 import random
 from datetime import timedelta
 from io import StringIO
-from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import Club, ClubMembership
-from ratings.models import Pool, RatedGame, Rating, RatingBucket, RatingChange
+from ratings.audit import ratings_check, stored_figures
+from ratings.models import Pool, RatedGame, Rating
 from ratings.recompute import ratings_recompute
 from tests.accounts.factories import UserFactory
 from tests.ratings.games import T0, finished_game, rate
 
 pytestmark = pytest.mark.django_db
-
-
-def snapshot() -> dict[str, Any]:
-    """Every stored rating figure, keyed so that row ids do not matter."""
-    return {
-        "ratings": sorted(
-            Rating.objects.values_list(
-                "pool_id", "user_id", "rating", "games", "peak", "last_played_at"
-            )
-        ),
-        "changes": sorted(
-            RatingChange.objects.values_list(
-                "game_id",
-                "table_id",
-                "pool_id",
-                "user_id",
-                "before",
-                "after",
-                "k",
-                "place",
-                "table_size",
-                "at",
-            )
-        ),
-        "buckets": sorted(
-            RatingBucket.objects.exclude(players=0, established=0).values_list(
-                "pool_id", "bucket", "players", "established"
-            )
-        ),
-        "ledger": list(RatedGame.objects.order_by("id").values_list("id", "table_id", "counted")),
-    }
 
 
 def play_season(games: int, seed: int = 7) -> None:
@@ -84,26 +53,26 @@ def play_season(games: int, seed: int = 7) -> None:
 
 def test_recompute_reproduces_the_incremental_ratings_exactly() -> None:
     play_season(60)
-    incremental = snapshot()
+    incremental = stored_figures()
     assert len(incremental["changes"]) > 200
     ledger = [t for _, t, _ in incremental["ledger"]]
     finished = RatedGame.objects.order_by("finished_at", "table_id").values_list("table", flat=True)
     assert ledger == list(finished)  # the hooks ran shuffled; the games were rated in order
     summary = ratings_recompute()
-    assert snapshot() == incremental
+    assert stored_figures() == incremental
     assert summary.games == len(incremental["ledger"]) and summary.added_to_ledger == 0
     assert summary.changes == len(incremental["changes"])
 
 
 def test_recompute_of_one_pool_leaves_the_others_alone() -> None:
     play_season(40, seed=3)
-    before = snapshot()
+    before = stored_figures()
     club_pool = Pool.objects.get(kind="club")
     Rating.objects.filter(pool=club_pool).update(rating=1.0)  # damage one pool
     other = Rating.objects.exclude(pool=club_pool).first()
     assert other is not None
     ratings_recompute("club:spades")
-    assert snapshot() == before
+    assert stored_figures() == before
 
 
 def test_recompute_fills_the_ledger_with_games_the_hook_never_saw() -> None:
@@ -114,12 +83,12 @@ def test_recompute_fills_the_ledger_with_games_the_hook_never_saw() -> None:
     ]
     for table in tables:
         rate(table)
-    incremental = snapshot()
+    incremental = stored_figures()
     RatedGame.objects.all().delete()  # changes go with it
     Rating.objects.all().delete()
     summary = ratings_recompute()
     assert summary.added_to_ledger == 6
-    rebuilt = snapshot()
+    rebuilt = stored_figures()
     # New ledger ids, same order (by finish), same numbers.
     strip = lambda rows: [row[1:] for row in rows]  # noqa: E731
     assert strip(rebuilt["changes"]) == strip(incremental["changes"])
@@ -140,3 +109,22 @@ def test_the_command_reports_and_refuses_an_unknown_pool() -> None:
         call_command("ratings_recompute", "--pool", "ruleset:nope")
     with pytest.raises(CommandError, match="no pool 'elsewhere'"):
         call_command("ratings_recompute", "--pool", "elsewhere")
+
+
+def test_check_compares_with_a_rebuild_and_changes_nothing() -> None:
+    play_season(20, seed=9)
+    assert ratings_check().equal
+    out = StringIO()
+    call_command("ratings_recompute", "--check", stdout=out)
+    assert "equal a rebuild" in out.getvalue()
+    damaged = Rating.objects.filter(pool__kind="global").first()
+    assert damaged is not None
+    Rating.objects.filter(pk=damaged.pk).update(rating=9999.0)
+    stored = stored_figures()
+    found = ratings_check()
+    assert not found.equal and found.differences["ratings"] == 2  # the bad row and the right one
+    assert stored_figures() == stored  # rolled back: the damage is still there to see
+    with pytest.raises(CommandError, match="differ"):
+        call_command("ratings_recompute", "--check", stdout=StringIO())
+    ratings_recompute()
+    assert ratings_check().equal

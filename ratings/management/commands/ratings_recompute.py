@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from ratings.audit import ratings_check
 from ratings.recompute import ratings_recompute
 
 
@@ -26,8 +27,17 @@ class Command(BaseCommand):
             help="Only this pool: global, ruleset:<preset slug> or club:<club slug>.",
         )
         parser.add_argument("--json", action="store_true", help="Print the summary as JSON.")
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Change nothing: rebuild, compare with the stored ratings, report, roll back "
+            "(exit status 1 if they differ).",
+        )
 
     def handle(self, *args: Any, pool: str | None, **options: Any) -> None:
+        if options["check"]:
+            self._check(pool, as_json=options["json"])
+            return
         started = time.perf_counter()
         try:
             summary = ratings_recompute(pool)
@@ -47,6 +57,25 @@ class Command(BaseCommand):
                 f"in {seconds:.2f} s ({rate:.0f} games/s)."
             )
         )
+
+    def _check(self, pool: str | None, *, as_json: bool) -> None:
+        try:
+            found = ratings_check(pool)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+        if as_json:
+            self.stdout.write(_dumps(asdict(found)))
+        elif found.equal:
+            self.stdout.write(self.style.SUCCESS("The stored ratings equal a rebuild."))
+        else:
+            rows = ", ".join(f"{kind} {n}" for kind, n in found.differences.items() if n)
+            self.stdout.write(
+                f"The stored ratings differ from a rebuild (rows differing: {rows}; finished "
+                f"games never rated: {found.unrated_games}). "
+                "Run ratings_recompute without --check to rebuild them."
+            )
+        if not found.equal:
+            raise CommandError("ratings differ from a rebuild", returncode=1)
 
 
 def _dumps(figures: dict[str, Any]) -> str:
