@@ -16,6 +16,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from bench import ratings
+from bench.ratings_bench.common import ms_figures
+from bench.ratings_bench.scale import games_per_player, seat_tables
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMED = {"n", "median_ms", "p95_ms", "max_ms"}
@@ -29,7 +31,7 @@ def run_bench(*args: str) -> dict[str, Any]:
 
 
 def test_games_per_player_sum_to_the_changes() -> None:
-    games = ratings.games_per_player(random.Random(1), 1000, 10_000)
+    games = games_per_player(random.Random(1), 1000, 10_000)
     assert games[0] == 0 and len(games) == 1001
     assert sum(games) == 10_000 and min(games[1:]) >= 1
     provisional = sum(g < 20 for g in games[1:])
@@ -38,11 +40,11 @@ def test_games_per_player_sum_to_the_changes() -> None:
 
 def test_tables_seat_2_to_8_different_players() -> None:
     rng = random.Random(2)
-    games = ratings.games_per_player(rng, 300, 3_000)
+    games = games_per_player(rng, 300, 3_000)
     slots = [pid for pid in range(1, 301) for _ in range(games[pid])]
     rng.shuffle(slots)
     before = sorted(slots)
-    starts = ratings.seat_tables(rng, slots)
+    starts = seat_tables(rng, slots)
     assert sorted(slots) == before  # seats were only swapped
     assert starts[0] == 0 and starts[-1] == len(slots)
     for a, b in itertools.pairwise(starts):
@@ -52,9 +54,9 @@ def test_tables_seat_2_to_8_different_players() -> None:
 
 
 def test_ms_figures() -> None:
-    figures = ratings.ms_figures([n / 1000 for n in range(1, 101)])
+    figures = ms_figures([n / 1000 for n in range(1, 101)])
     assert figures == {"n": 100, "median_ms": 50.5, "p95_ms": 95.0, "max_ms": 100.0}
-    assert ratings.ms_figures([])["median_ms"] is None
+    assert ms_figures([])["median_ms"] is None
 
 
 def test_quick_is_small() -> None:
