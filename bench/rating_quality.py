@@ -19,7 +19,8 @@ counts half), overall, by table size and over the second half of each run. Then 
 
 - ``ours``: ratings/elo.py, ``rate_table`` with ``k_factor`` (games and peak kept per player).
 - ``openskill_pl``: the ``openskill`` package's Plackett-Luce, predicting by mu.
-- ``glicko2``: pairwise Glicko-2 (tau 0.5), a table being one rating period (bench/rating_systems).
+- ``glicko2``: pairwise Glicko-2 (tau 0.5), a table being one rating period
+  (bench/ratings_bench/systems.py).
 - ``VARIANTS``: our Elo with other K constants, on the same games.
 
 Paired comparison: a system's pair accuracy minus ours on the same games, with a standard error
@@ -57,7 +58,7 @@ from typing import Any, Protocol
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.rating_systems import (
+from bench.ratings_bench.systems import (
     EloSystem,
     Glicko2System,
     KScheme,

@@ -1,4 +1,4 @@
-"""bench/rating_quality.py and bench/rating_systems.py: the pieces, and one ``--quick`` run."""
+"""bench/rating_quality.py and bench/ratings_bench/systems.py: the pieces and a quick run."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bench import rating_quality as rq
-from bench.rating_systems import (
+from bench.ratings_bench.systems import (
     EloSystem,
     Glicko2Rating,
     Glicko2System,
