@@ -129,6 +129,8 @@ def table_back(*, table_id: int, user: User) -> Table:
             raise TableError(WRONG_PHASE, "the game is not in play")
         if state.seat_of(user.username) is None:
             raise TableError(NOT_SEATED, "only a player seated at this table may come back")
+        if user.username in table.withdrawn:
+            raise TableError(FORBIDDEN, "an organizer withdrew you from this table", 403)
         try:
             transition = mark_back(state, user.username)
         except EngineError as exc:

@@ -204,6 +204,11 @@ class Table(models.Model):
         related_name="+",
     )
     rated = models.BooleanField(default=True)
+    withdrawn = models.JSONField(
+        default=list,
+        blank=True,
+        help_text="Players an organizer withdrew: absent for good, their actions refused.",
+    )
     club = models.ForeignKey(
         "accounts.Club",
         on_delete=models.PROTECT,
@@ -280,6 +285,8 @@ class TableEvent(models.Model):
         BACK = "back", "Back"
         PAUSE = "pause", "Pause"
         RESUME = "resume", "Resume"
+        WITHDRAW = "withdraw", "Withdraw"
+        ADJUDICATE = "adjudicate", "Adjudicate"
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="events")
     version = models.PositiveIntegerField()
@@ -322,7 +329,7 @@ class GameResult(models.Model):
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
     winner = models.CharField(max_length=150, blank=True)
-    ended = models.CharField(max_length=20, help_text="target or abandoned.")
+    ended = models.CharField(max_length=20, help_text="target, abandoned or adjudicated.")
     placements = models.JSONField(
         help_text='[{"player", "user", "place", "score", "absent", "acted"}] by place: "absent" '
         'as the game ended, "acted" whether the player ever made a move of their own.'

@@ -203,9 +203,17 @@ def _write_hand_result(table: Table, users: dict[str, int]) -> None:
     )
 
 
-def _write_result(table: Table, state: GameState, users: dict[str, int]) -> None:
+def _write_result(
+    table: Table,
+    state: GameState,
+    users: dict[str, int],
+    *,
+    decided: list[dict[str, Any]] | None = None,
+    ended: str | None = None,
+) -> None:
     """The finished game's result (one per table: a second is refused by the database), and,
-    after commit, its finalization hooks (``games.finalization``)."""
+    after commit, its finalization hooks (``games.finalization``). ``decided`` are placements
+    an organizer gave (an adjudicated game) instead of the scores' order."""
     absent = {p.name for p in state.players if p.absent}
     acted = set(
         TableEvent.objects.filter(table=table, kind=TableEvent.Kind.ACTION)
@@ -219,17 +227,41 @@ def _write_result(table: Table, state: GameState, users: dict[str, int]) -> None
             "absent": p["player"] in absent,
             "acted": p["player"] in acted,
         }
-        for p in placements(state)
+        for p in (decided if decided is not None else placements(state))
     ]
+    winner = table.state["winner"] or ""
+    if decided is not None:
+        firsts = [r["player"] for r in rows if r["place"] == 1]
+        winner = firsts[0] if len(firsts) == 1 else ""
     GameResult.objects.create(
         table=table,
-        winner=table.state["winner"] or "",
-        ended=state.ended or "target",
+        winner=winner,
+        ended=ended or state.ended or "target",
         placements=rows,
         hands=table.state["hands"],
         finished_at=table.finished_at,
     )
     timers.on_commit_finalize(table)
+
+
+def record_adjudication(table: Table, actor: User, places: dict[str, int], reason: str) -> None:
+    """End a game in play with the placements an organizer decided (a stuck or disputed table):
+    logged as ``adjudicate`` with the reason; the position stays as it was. Call holding the
+    table's lock."""
+    state = table_state(table)
+    assert state is not None
+    table.status = Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.deadline = None
+    data = {"placements": places, "reason": reason}
+    _record(table, actor, state, kind="adjudicate", data=data)
+    scores = {p.name: p.score for p in state.players}
+    order = sorted(state.names, key=lambda n: (places[n], -scores[n]))
+    decided: list[dict[str, Any]] = [
+        {"player": n, "place": places[n], "score": scores[n]} for n in order
+    ]
+    _write_result(table, state, _users(table), decided=decided, ended="adjudicated")
+    push.on_commit_table(table)
 
 
 def _event_dicts(events: tuple[Event, ...]) -> list[dict[str, Any]]:

@@ -20,7 +20,7 @@ from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.rules import Rules
 from games.engine.state import GAME_OVER, GameState, deal_next_hand, new_game
-from games.engine.timeout import apply_timeout, mark_back
+from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
@@ -181,8 +181,10 @@ def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> Ga
         return apply_timeout(state).state
     if event.kind == TableEvent.Kind.BACK:
         return mark_back(state, event.player).state
-    if event.kind in (TableEvent.Kind.PAUSE, TableEvent.Kind.RESUME):
-        return state  # the clock's, not the game's
+    if event.kind == TableEvent.Kind.WITHDRAW:
+        return mark_absent(state, event.player).state
+    if event.kind in (TableEvent.Kind.PAUSE, TableEvent.Kind.RESUME, TableEvent.Kind.ADJUDICATE):
+        return state  # the clock's or the result's, not the position's
     return apply(state, event.player, event.action).state
 
 

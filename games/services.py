@@ -289,6 +289,8 @@ def _apply_locked(
     seats = table_seats(table)  # for the seat check and for the push after commit
     if not any(s.user_id == user.pk for s in seats):
         raise TableError(NOT_SEATED, "only a player seated at this table may act")
+    if user.username in table.withdrawn:
+        raise TableError(FORBIDDEN, "an organizer withdrew you from this table", status=403)
     if client_id is not None and (version != table.version or table.status != "playing"):
         # A repeat of an accepted action carries the version from before it, so only a request
         # that would be refused can be one. (A client_id reused at the current version is

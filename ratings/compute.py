@@ -34,11 +34,13 @@ class Game:
     finished_at: datetime
     pools: tuple[int, ...]
     players: tuple[Player, ...]
+    played: bool = True  # False: an organizer decided the result (adjudicated), nobody won it
 
     @property
     def counted(self) -> bool:
-        """A game fewer than two players ever acted in says nothing about anyone's skill."""
-        return len(self.players) >= 2 and sum(p.acted for p in self.players) >= 2
+        """A game fewer than two players ever acted in says nothing about anyone's skill, nor
+        does one whose result an organizer decided."""
+        return self.played and len(self.players) >= 2 and sum(p.acted for p in self.players) >= 2
 
 
 @dataclass(frozen=True, slots=True)

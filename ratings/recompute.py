@@ -22,7 +22,7 @@ from games.models import GameResult, Table
 from ratings.compute import Change, Game, Key, Player, Standing, bucket_deltas, rate_game
 from ratings.elo import START
 from ratings.models import Pool, RatedGame, Rating, RatingBucket, RatingChange
-from ratings.services import lock_ledger, pool_for
+from ratings.services import lock_ledger, played, pool_for
 
 #: Rows written per batch: big enough that per-statement costs vanish, small enough to keep
 #: memory flat over millions of changes.
@@ -76,11 +76,11 @@ def _fill_ledger() -> int:
             table__rated=True, table__status=Table.Status.FINISHED, table__rated_game__isnull=True
         )
         .order_by("finished_at", "table_id")
-        .values_list("table_id", "finished_at", "placements")
+        .values_list("table_id", "finished_at", "placements", "ended")
     )
     rows = [
-        RatedGame(table_id=t, finished_at=at, counted=_counted(placements))
-        for t, at, placements in missing
+        RatedGame(table_id=t, finished_at=at, counted=played(ended) and _counted(placements))
+        for t, at, placements, ended in missing
     ]
     RatedGame.objects.bulk_create(rows, batch_size=BATCH)
     return len(rows)
@@ -162,17 +162,19 @@ def _games(pools: _Pools) -> Iterator[tuple[int, Game]]:
             "table_id",
             "finished_at",
             "table__result__placements",
+            "table__result__ended",
             "table__ruleset_id",
             "table__ruleset__is_preset",
             "table__club_id",
         )
         .iterator(chunk_size=BATCH)
     )
-    for rated_id, table_id, at, placements, ruleset_id, preset, club_id in rows:
+    for rated_id, table_id, at, placements, ended, ruleset_id, preset, club_id in rows:
         players = tuple(
             Player(p["user"], p["place"], bool(p["absent"]), bool(p["acted"])) for p in placements
         )
-        yield rated_id, Game(table_id, at, pools.of(ruleset_id, preset, club_id), players)
+        game_pools = pools.of(ruleset_id, preset, club_id)
+        yield rated_id, Game(table_id, at, game_pools, players, played(ended))
 
 
 #: ``RatingChange`` columns as the replay writes them, in the order of its rows.

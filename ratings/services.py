@@ -52,7 +52,12 @@ def game_input(result: GameResult, pools: tuple[int, ...]) -> Game:
         Player(row["user"], row["place"], bool(row["absent"]), bool(row["acted"]))
         for row in result.placements
     )
-    return Game(result.table_id, result.finished_at, pools, players)
+    return Game(result.table_id, result.finished_at, pools, players, played(result.ended))
+
+
+def played(ended: str) -> bool:
+    """Whether a result was played out (not decided by an organizer)."""
+    return ended != "adjudicated"
 
 
 def is_rateable(table: Table) -> bool:

@@ -19,7 +19,7 @@ from .rules import PRESETS, Rules
 from .scoring import card_value, hand_scores, hand_value, meld_points
 from .shuffle import commitment, shuffled_deck
 from .state import GameState, HandResult, PlayerState, Score, deal_next_hand, new_game
-from .timeout import apply_timeout, mark_back, timeout_action
+from .timeout import apply_timeout, mark_absent, mark_back, timeout_action
 from .views import full_state, player_view, public_view
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "hand_scores",
     "hand_value",
     "legal_actions",
+    "mark_absent",
     "mark_back",
     "meld_points",
     "new_game",

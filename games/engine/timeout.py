@@ -146,3 +146,31 @@ def mark_back(state: GameState, player: str) -> Transition:
         return Transition(state, ())
     new = state.with_player(seat, replace(before, timeouts=0, absent=False))
     return Transition(new, (Event("back", before.name, {}),))
+
+
+def mark_absent(state: GameState, player: str) -> Transition:
+    """``player`` has left the game for good (an organizer withdrew them): they are absent from
+    now on, so their turns are played at once, and if nobody present is left the game ends as
+    abandoned. Someone already absent is unchanged (no events).
+
+    >>> from games.engine.state import new_game
+    >>> from games.engine.rules import Rules
+    >>> t = mark_absent(new_game(Rules(), ["ann", "bob", "cid"], seed="7"), "bob")
+    >>> t.state.players[1].absent, [e.type for e in t.events]
+    (True, ['absent'])
+
+    :raises IllegalAction: ``not_seated`` for a name not at the table.
+    """
+    seat = state.seat_of(player)
+    if seat is None:
+        raise IllegalAction(NOT_SEATED, f"{player!r} is not seated at this table")
+    before = state.players[seat]
+    if before.absent or state.phase == GAME_OVER:
+        return Transition(state, ())
+    new = state.with_player(seat, replace(before, absent=True))
+    events = [Event("absent", before.name, {})]
+    if all(p.absent for p in new.players):
+        new = _abandon(new)
+        winner = None if new.winner is None else new.names[new.winner]
+        events.append(Event("game_ended", winner, {"winner": winner, "ended": "abandoned"}))
+    return Transition(new, tuple(events))
