@@ -1,0 +1,186 @@
+"""Double elimination for two-player tables.
+
+The winners bracket is single elimination's (keys ``W<round>-<match>``, byes to the top seeds).
+A first loss drops a player into the losers bracket (keys ``L<round>-<match>``): losers round 1
+pairs the first-round losers, then rounds alternate between the losers of the next winners round
+dropping in (one per match) and the survivors playing each other. Droppers from winners round
+``r`` come in reversed order when ``r`` is even and in order when it is odd, the usual
+alternation that keeps a dropper from meeting at once the players their own half sent down. A
+bye that drops passes as a bye: the match it reaches is decided without play. The grand final
+(``GF``) sets the winners-bracket champion (first seat) against the losers-bracket champion; with
+``grand_final_reset`` a second final (``GF2``) is played only if the losers-bracket champion
+wins the first. A tie on places sends the better seed through.
+
+Rounds: every round holds every match whose two players are known and that is not yet played,
+so winners and losers matches share rounds (round 1 can already hold a second-round match
+between two players who both had byes).
+
+Standings: the champion, then by how far each player got (the grand-final loser, the losers
+final's loser, ...), players out in the same losers round sharing a rank. Live standings put the
+players still in above those out, by fewer losses, then more wins. ``points`` is matches won, a
+bye counting as a win.
+
+>>> from .seeding import seed_by_rating
+>>> field = seed_by_rating([(i, 2000.0 - i) for i in range(1, 5)])
+>>> [m.key for m in DoubleElimination().bracket(field, [], Settings()).matches]
+['W1-1', 'W1-2', 'W2-1', 'L1-1', 'L2-1', 'GF', 'GF2']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import bracket as b
+from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings, Standing
+from .common import check_duel, check_history, field_by_id, ranked
+
+
+def _losers_specs(winners: list[b.Spec]) -> list[b.Spec]:
+    """The losers bracket fed by ``winners`` (whose last round is ``k``): 2k - 2 rounds."""
+    k = winners[-1].round
+    first = [s.key for s in winners if s.round == 1]
+    specs = [
+        b.Spec(f"L1-{m + 1}", 1, "losers", (b.loser(first[2 * m]), b.loser(first[2 * m + 1])))
+        for m in range(len(first) // 2)
+    ]
+    for j in range(2, k + 1):
+        drop, survivors = 2 * j - 2, [s.key for s in specs if s.round == 2 * j - 3]
+        droppers = [s.key for s in winners if s.round == j]
+        if j % 2 == 0:
+            droppers.reverse()
+        specs += [
+            b.Spec(f"L{drop}-{m + 1}", drop, "losers", (b.winner(sv), b.loser(dr)))
+            for m, (sv, dr) in enumerate(zip(survivors, droppers, strict=True))
+        ]
+        if j < k:
+            pairs = [s.key for s in specs if s.round == drop]
+            specs += [
+                b.Spec(
+                    f"L{drop + 1}-{m + 1}",
+                    drop + 1,
+                    "losers",
+                    (b.winner(pairs[2 * m]), b.winner(pairs[2 * m + 1])),
+                )
+                for m in range(len(pairs) // 2)
+            ]
+    return specs
+
+
+def _specs(players: int, settings: Settings) -> list[b.Spec]:
+    winners = b.winners_specs(players)
+    losers = _losers_specs(winners) if winners[-1].round > 1 else []
+    top = winners[-1].key
+    second = b.winner(losers[-1].key) if losers else b.loser(top)
+    specs = [*winners, *losers, b.Spec("GF", 1, "final", (b.winner(top), second))]
+    if settings.grand_final_reset:
+        specs.append(b.Spec("GF2", 2, "final", specs[-1].feeds, reset_of="GF"))
+    return specs
+
+
+def _round_name(ready: Sequence[b.Spec]) -> str:
+    parts: list[str] = []
+    for spec in ready:
+        if spec.side == "final":
+            part = "Grand final" if spec.key == "GF" else "Grand final reset"
+        else:
+            part = f"{spec.side.capitalize()} round {spec.round}"
+        if part not in parts:
+            parts.append(part)
+    return " / ".join(parts)
+
+
+class DoubleElimination:
+    """The ``double_elimination`` format (see the module)."""
+
+    slug = "double_elimination"
+    name = "Double elimination"
+
+    def check(self, entrants: int, settings: Settings) -> None:
+        """:raises FormatError: a table size other than 2, or fewer than 2 players."""
+        check_duel(entrants, settings, self.name)
+
+    def _states(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> tuple[list[b.Spec], dict[str, b.State]]:
+        check_history(played, field_by_id(entrants))
+        self.check(len(entrants), settings)
+        specs = _specs(len(entrants), settings)
+        return specs, b.resolve(specs, entrants, played)
+
+    def bracket(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> b.Bracket:
+        """Every match of the event, decided or not (``GF2`` while it may still be played).
+
+        :raises FormatError: as ``next_round``.
+        """
+        return b.drawn(*self._states(entrants, played, settings))
+
+    def next_round(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> RoundPlan | None:
+        """Every ready match, or ``None`` once the event is over.
+
+        :raises FormatError: a bad field, settings or history.
+        """
+        specs, states = self._states(entrants, played, settings)
+        ready = b.ready(specs, states)
+        if not ready:
+            return None
+        tables = tuple(
+            Seating(tuple(p for p in states[s.key].occupants if isinstance(p, int)), s.key)
+            for s in ready
+        )
+        return RoundPlan(len(played) + 1, _round_name(ready), tables)
+
+    def standings(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> list[Standing]:
+        """Final standings once over, live before (see the module).
+
+        :raises FormatError: as ``next_round``.
+        """
+        specs, states = self._states(entrants, played, settings)
+        wins, losses = b.wins_and_losses(states)
+        out = _eliminated(specs, states, settings)
+
+        def key(e: Entrant) -> tuple[float, ...]:
+            if e.id in out:
+                return (0, out[e.id], 0, 0)
+            return (1, 0, -losses.get(e.id, 0), wins.get(e.id, 0))
+
+        return [
+            Standing(e.id, rank, wins.get(e.id, 0), {}, e.id in out)
+            for rank, e in ranked(entrants, key)
+        ]
+
+    def champion(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> int | None:
+        """The last final's winner once the event is over, else ``None``."""
+        specs, states = self._states(entrants, played, settings)
+        if b.ready(specs, states):
+            return None
+        last = [states[s.key] for s in specs if s.side == "final" and not states[s.key].void]
+        winner = last[-1].winner
+        return winner if isinstance(winner, int) else None
+
+
+def _eliminated(
+    specs: Sequence[b.Spec], states: dict[str, b.State], settings: Settings
+) -> dict[int, int]:
+    """Entrants out of the event, with how far they got (a later losers round is further; the
+    finals are furthest)."""
+    depth = max((s.round for s in specs if s.side == "losers"), default=0) + 1
+    out: dict[int, int] = {}
+    for spec in specs:
+        s = states[spec.key]
+        if not isinstance(s.loser, int):
+            continue
+        if spec.side == "losers":
+            out[s.loser] = spec.round
+        elif spec.key == "GF2" or (
+            spec.key == "GF" and (s.loser == s.occupants[1] or not settings.grand_final_reset)
+        ):
+            out[s.loser] = depth
+    return out

@@ -1,0 +1,112 @@
+"""Swiss for two-player tables.
+
+Each round pairs players with equal or near scores who have not met (``swiss_pairing``: score
+groups, top half against bottom half, floats down, no rematches while a pairing without them
+exists). Players are ranked for pairing by score, then seed. In an odd field the lowest-ranked
+player who has not had a bye sits out and scores ``BYE_SCORE``; nobody has two byes, since
+``check`` allows at most as many rounds as an odd field has players. A win scores 1, a tie
+(equal places) half each. Rounds: ``settings.rounds``, by default ``ceil(log2 N)``.
+
+Standings: score, then Buchholz (the sum of the scores of every opponent met), then
+Sonneborn-Berger (the scores of opponents beaten plus half those of opponents tied with); a bye
+adds nothing to either. Players equal on all three share a rank; the champion is the better
+seed among them.
+
+>>> from .seeding import seed_by_rating
+>>> field = seed_by_rating([(i, 2000.0 - i) for i in range(1, 8)])
+>>> plan = Swiss().next_round(field, [], Settings())
+>>> [t.players for t in plan.tables], plan.byes
+([(1, 4), (2, 5), (3, 6)], (7,))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Settings, Standing
+from .common import DUEL_SCORES, check_duel, check_history, field_by_id, ranked
+from .swiss_pairing import pair_round
+from .tally import Tally, tally
+
+#: A bye is worth a win, the usual Swiss convention: the player was ready to play.
+BYE_SCORE = 1.0
+
+
+def default_rounds(players: int) -> int:
+    """``ceil(log2 N)``: enough rounds for one player to be the only one with every win.
+
+    >>> default_rounds(2), default_rounds(8), default_rounds(9), default_rounds(10_000)
+    (1, 3, 4, 14)
+    """
+    return max(1, math.ceil(math.log2(players)))
+
+
+class Swiss:
+    """The ``swiss`` format (see the module)."""
+
+    slug = "swiss"
+    name = "Swiss"
+
+    def check(self, entrants: int, settings: Settings) -> None:
+        """:raises FormatError: a table size other than 2, fewer than 2 players, or rounds
+        outside 1 to N - 1 (to N in an odd field)."""
+        check_duel(entrants, settings, self.name)
+        rounds = settings.rounds or default_rounds(entrants)
+        most = entrants if entrants % 2 else entrants - 1
+        if not 1 <= rounds <= most:
+            raise FormatError(f"{entrants} players can play 1 to {most} Swiss rounds, not {rounds}")
+
+    def _tally(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> Tally:
+        check_history(played, field_by_id(entrants))
+        self.check(len(entrants), settings)
+        return tally((e.id for e in entrants), played, DUEL_SCORES, BYE_SCORE)
+
+    def next_round(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> RoundPlan | None:
+        """The next round's pairings and bye, or ``None`` after the last round.
+
+        :raises FormatError: a bad field, settings or history.
+        """
+        t = self._tally(entrants, played, settings)
+        if len(played) >= (settings.rounds or default_rounds(len(entrants))):
+            return None
+        order = [e.id for e in sorted(entrants, key=lambda e: (-t.score[e.id], e.seed))]
+        byes: tuple[int, ...] = ()
+        if len(order) % 2:
+            bye = next((p for p in reversed(order) if not t.byes[p]), order[-1])
+            order.remove(bye)
+            byes = (bye,)
+        pairs = pair_round(order, t.score, t.met)
+        tables = tuple(Seating(pair, f"T{n}") for n, pair in enumerate(pairs, 1))
+        number = len(played) + 1
+        return RoundPlan(number, f"Round {number}", tables, byes)
+
+    def standings(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> list[Standing]:
+        """Score, Buchholz, Sonneborn-Berger; live or final.
+
+        :raises FormatError: as ``next_round``.
+        """
+        t = self._tally(entrants, played, settings)
+        lines = {
+            e.id: {"buchholz": t.buchholz(e.id), "sonneborn_berger": t.sonneborn_berger(e.id)}
+            for e in entrants
+        }
+        key = {e.id: (t.score[e.id], *lines[e.id].values()) for e in entrants}
+        return [
+            Standing(e.id, rank, t.score[e.id], lines[e.id])
+            for rank, e in ranked(entrants, lambda e: key[e.id])
+        ]
+
+    def champion(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> int | None:
+        """The top of the final standings once the last round is played, else ``None``."""
+        if self.next_round(entrants, played, settings) is not None:
+            return None
+        return self.standings(entrants, played, settings)[0].entrant

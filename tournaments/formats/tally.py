@@ -1,0 +1,81 @@
+"""Adding up the rounds played: scores, game points, opponents and who sat with whom.
+
+The table score follows ``common.table_scores`` (ties share the average); a bye scores the
+format's bye value and counts as no opponent (it adds nothing to Buchholz or Sonneborn-Berger).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .base import PlayedRound, Settings
+from .common import DUEL_SCORES, table_scores
+
+
+@dataclass(slots=True)
+class Tally:
+    """Per entrant: score, game points, byes, everyone sat with, and for two-player tables each
+    opponent with the share of the point won against them (1, 0.5 or 0)."""
+
+    score: dict[int, float]
+    game_points: dict[int, float]
+    byes: dict[int, int]
+    met: dict[int, set[int]]
+    duels: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+
+    def buchholz(self, entrant: int) -> float:
+        """The sum of the scores of every opponent met (one term per game)."""
+        return sum(self.score[o] for o, _ in self.duels.get(entrant, ()))
+
+    def sonneborn_berger(self, entrant: int) -> float:
+        """The scores of opponents beaten, plus half the scores of opponents drawn with."""
+        return sum(self.score[o] * share for o, share in self.duels.get(entrant, ()))
+
+    def repeats(self, tables: Iterable[Sequence[int]]) -> int:
+        """How many pairs at these tables have sat together before."""
+        return sum(
+            1 for t in tables for i, a in enumerate(t) for b in t[i + 1 :] if b in self.met[a]
+        )
+
+
+def scale_of(settings: Settings) -> tuple[int, ...]:
+    """The score by position at a table: ``(1, 0)`` at two seats, else the placement points."""
+    return DUEL_SCORES if settings.table_size == 2 else settings.placement_points
+
+
+def tally(
+    ids: Iterable[int], played: Sequence[PlayedRound], scale: Sequence[float], bye: float
+) -> Tally:
+    """Add up ``played`` for ``ids``: each table scored by ``scale``, each bye worth ``bye``.
+
+    >>> from .base import RoundPlan, Seating, TableResult
+    >>> plan = RoundPlan(1, "Round 1", (Seating((1, 2)),), byes=(3,))
+    >>> t = tally([1, 2, 3], [PlayedRound(plan, (TableResult((1, 2), (2, 1), (90, 500)),))],
+    ...           DUEL_SCORES, 1.0)
+    >>> t.score, t.duels[2]
+    ({1: 0.0, 2: 1.0, 3: 1.0}, [(1, 1.0)])
+    """
+    ids = list(ids)
+    t = Tally(
+        dict.fromkeys(ids, 0.0),
+        dict.fromkeys(ids, 0.0),
+        dict.fromkeys(ids, 0),
+        {i: set() for i in ids},
+        {i: [] for i in ids},
+    )
+    for done in played:
+        for p in done.plan.byes:
+            t.score[p] += bye
+            t.byes[p] += 1
+        for result in done.results:
+            scores = table_scores(result, scale)
+            for p, points in zip(result.players, result.points, strict=True):
+                t.score[p] += scores[p]
+                t.game_points[p] += points
+                t.met[p].update(q for q in result.players if q != p)
+            if len(result.players) == 2:
+                a, b = result.players
+                t.duels[a].append((b, scores[a]))
+                t.duels[b].append((a, scores[b]))
+    return t
