@@ -2,6 +2,17 @@ from django.apps import AppConfig
 
 
 class TournamentsConfig(AppConfig):
-    """Events: registration, pairings and brackets, rounds, standings and advancement."""
+    """Events: registration, formats, rounds that run themselves, organizer tools."""
 
     name = "tournaments"
+
+    def ready(self) -> None:
+        # games announces finished games through its hook registry and never imports this app
+        # (DESIGN.md): an event's table result arrives here, and the event's organizers manage
+        # its tables (pause, resume) as staff do.
+        from games import finalization
+        from tournaments.access import register_table_managers
+        from tournaments.rounds import tournament_finalize
+
+        finalization.register("tournaments")(tournament_finalize)
+        register_table_managers()

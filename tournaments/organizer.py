@@ -1,0 +1,241 @@
+"""Organizer tools: withdraw or disqualify a player, pause and resume the event, adjudicate a
+stuck table, re-seat or start a waiting round, announce. Every one is audited.
+
+Lock order (see ``tournaments.services``): a live table's lock is never taken while the event's
+is held. Where both must change, the event's part commits first and the tables' part runs after
+commit, each table in its own transaction (``transaction.on_commit``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games.clock_services import table_pause, table_resume
+from games.errors import TableError
+from games.hosting import table_adjudicate, table_withdraw_player
+from games.models import Table
+from tournaments.access import require_admin
+from tournaments.entries import lock_event
+from tournaments.errors import EventError, wrong_status
+from tournaments.models import Announcement, Entry, Round, RoundTable, Tournament
+from tournaments.rounds import advance_if_done, record, start_round
+from tournaments.services import audit
+
+Status = Tournament.Status
+
+
+def live_tables(event: Tournament) -> list[Table]:
+    """The event's games in play."""
+    return list(
+        Table.objects.filter(tournament_table__round__tournament=event, status=Table.Status.PLAYING)
+    )
+
+
+def leave_event(
+    event: Tournament, entry: Entry, status: str, *, actor: User, reason: str = ""
+) -> None:
+    """``entry`` leaves a running event: left out of later rounds, and absent for good at the
+    table they are playing now (after commit). Call holding the event's lock."""
+    entry.status = status
+    entry.left_at = timezone.now()
+    entry.reason = reason
+    entry.save(update_fields=["status", "left_at", "reason"])
+    audit(event, actor, status, {"player": entry.user.username, "reason": reason})
+    for table in live_tables(event):
+        if table.seat_set.filter(user_id=entry.user_id).exists():
+            table_id, player = table.pk, entry.user
+
+            def withdraw(table_id: int = table_id, player: User = player) -> None:
+                table_withdraw_player(table_id=table_id, player=player, actor=actor, reason=reason)
+
+            transaction.on_commit(withdraw, robust=True)
+
+
+def entry_remove(
+    *, tournament_id: int, entry_id: int, actor: User, disqualify: bool, reason: str
+) -> Entry:
+    """An organizer withdraws (or disqualifies) a player. Before the event starts the entry is
+    simply withdrawn; once it runs, see ``leave_event``.
+
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over).
+    """
+    status = "disqualified" if disqualify else "withdrawn"
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        entry = Entry.objects.filter(tournament=event, pk=entry_id).select_related("user").first()
+        if entry is None:
+            raise EventError("not_found", f"no entry {entry_id} in this event", 404)
+        if event.status in (Status.FINISHED, Status.CANCELLED):
+            raise wrong_status("the event is over")
+        if event.status == Status.RUNNING and entry.active:
+            leave_event(event, entry, status, actor=actor, reason=reason)
+        elif entry.status != status:
+            entry.status, entry.reason, entry.left_at = status, reason, timezone.now()
+            entry.save(update_fields=["status", "reason", "left_at"])
+            audit(event, actor, status, {"player": entry.user.username, "reason": reason})
+    return entry
+
+
+def event_pause(*, tournament_id: int, actor: User) -> Tournament:
+    """Freeze every table of the event (their clocks stand still) and hold back new rounds."""
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        if event.status != Status.RUNNING:
+            raise wrong_status("only a running event can be paused")
+        if event.paused_at is None:
+            event.paused_at = timezone.now()
+            event.save(update_fields=["paused_at"])
+            audit(event, actor, "pause", {})
+        tables = [t.pk for t in live_tables(event)]
+    for table_id in tables:
+        _quietly(table_pause, table_id, actor)
+    return event
+
+
+def event_resume(*, tournament_id: int, actor: User) -> Tournament:
+    """Restart the clocks of every table, and start the round that waited meanwhile."""
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        if event.status != Status.RUNNING:
+            raise wrong_status("only a running event can be resumed")
+        tables = [t.pk for t in live_tables(event)]
+    for table_id in tables:
+        _quietly(table_resume, table_id, actor)
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        if event.paused_at is not None:
+            event.paused_at = None
+            event.save(update_fields=["paused_at"])
+            audit(event, actor, "resume", {})
+            waiting = event.round_set.filter(status=Round.Status.PENDING).first()
+            if waiting is not None and event.auto_advance:
+                start_round(event, waiting)
+    return event
+
+
+def _quietly(call: Any, table_id: int, actor: User) -> None:
+    """Pause or resume one table; one that has just finished (or was already so) is skipped."""
+    try:
+        call(table_id=table_id, user=actor)
+    except TableError as exc:
+        if exc.status >= 500:
+            raise
+
+
+def round_table_adjudicate(
+    *, tournament_id: int, round_table_id: int, places: dict[str, int], actor: User, reason: str
+) -> RoundTable:
+    """Decide a table's result: each player's place (by username), with a reason. A game in
+    play is ended as adjudicated (its result then arrives through the finalization hook); a
+    table without a live game (face to face, or never opened) is recorded at once.
+
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``, ``bad_request``.
+    """
+    table = _round_table(tournament_id, round_table_id, actor)
+    if table.table_id is not None and table.table.status == Table.Status.PLAYING:
+        try:
+            table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)
+        except TableError as exc:
+            raise EventError(exc.code, exc.message, exc.status) from None
+        _note_adjudication(tournament_id, table, places, actor, reason)
+        return table
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        table.refresh_from_db()
+        if table.done or table.round.status != Round.Status.RUNNING:
+            raise wrong_status("this table's result is already in, or its round is not running")
+        names = dict(Entry.objects.filter(pk__in=table.players).values_list("user__username", "pk"))
+        if sorted(places) != sorted(names) or not reason.strip():
+            raise EventError("bad_request", "give every player of the table a place, and a reason")
+        record(table, {names[n]: (p, 0, False) for n, p in places.items()})
+        _note_adjudication(tournament_id, table, places, actor, reason)
+        advance_if_done(event, table.round)
+    return table
+
+
+def _round_table(tournament_id: int, round_table_id: int, actor: User) -> RoundTable:
+    table = (
+        RoundTable.objects.select_related("round__tournament", "table")
+        .filter(pk=round_table_id, round__tournament_id=tournament_id)
+        .first()
+    )
+    if table is None:
+        raise EventError("not_found", f"no table {round_table_id} in this event", 404)
+    require_admin(actor, table.round.tournament)
+    return table
+
+
+def _note_adjudication(
+    tournament_id: int, table: RoundTable, places: dict[str, int], actor: User, reason: str
+) -> None:
+    RoundTable.objects.filter(pk=table.pk).update(adjudicated=reason.strip())
+    event = Tournament.objects.get(pk=tournament_id)
+    audit(event, actor, "adjudicate", {"table": table.pk, "places": places, "reason": reason})
+
+
+def round_reseat(
+    *, tournament_id: int, round_id: int, tables: list[list[int]], actor: User
+) -> Round:
+    """Seat a waiting round differently: the same players (entry ids), at tables the organizer
+    gives, each of two or more and at most the event's table size.
+
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (it has started),
+        ``bad_request`` (other players, or a table of the wrong size).
+    """
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        round_ = event.round_set.filter(pk=round_id).first()
+        if round_ is None:
+            raise EventError("not_found", f"no round {round_id} in this event", 404)
+        if round_.status != Round.Status.PENDING:
+            raise wrong_status("only a round that has not started can be re-seated")
+        planned = Counter(p for t in round_.tables.all() for p in t.players)
+        given = Counter(p for t in tables for p in t)
+        if given != planned or any(not 2 <= len(t) <= event.table_size for t in tables):
+            raise EventError("bad_request", "seat exactly the round's players, 2 to a table's size")
+        round_.tables.all().delete()
+        RoundTable.objects.bulk_create(
+            RoundTable(round=round_, index=i, key=f"T{i + 1}", players=t)
+            for i, t in enumerate(tables)
+        )
+        audit(event, actor, "reseat", {"round": round_.number, "tables": tables})
+    return round_
+
+
+def round_start(*, tournament_id: int, round_id: int, actor: User) -> Round:
+    """Start a round that waits for the organizer (events that do not run rounds by themselves).
+
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``.
+    """
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        round_ = event.round_set.filter(pk=round_id).first()
+        if round_ is None:
+            raise EventError("not_found", f"no round {round_id} in this event", 404)
+        if round_.status != Round.Status.PENDING or event.status != Status.RUNNING:
+            raise wrong_status("this round is not waiting to start")
+        audit(event, actor, "start_round", {"round": round_.number})
+        start_round(event, round_)
+    return round_
+
+
+def announce(*, tournament_id: int, text: str, actor: User) -> Announcement:
+    """Post an announcement on the event's page. :raises EventError: ``bad_request``."""
+    if not text.strip():
+        raise EventError("bad_request", "text: an announcement needs words")
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        note = Announcement.objects.create(tournament=event, text=text.strip(), author=actor)
+        audit(event, actor, "announce", {"text": note.text})
+    return note

@@ -1,0 +1,24 @@
+"""Live updates of an event's page: after a change commits, everyone watching the event gets a
+small ``event`` frame naming what changed, and re-reads what they show (the event's consumer
+answers with the fresh event). One group per event; nothing hidden is ever in an event's data.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from config.push import group_send
+
+
+def event_group(tournament_id: int) -> str:
+    return f"event-{tournament_id}"
+
+
+def on_commit_event(tournament_id: int, what: str) -> None:
+    """After commit, tell the event's watchers that ``what`` changed (``entries``, ``round``,
+    ``result``, ``status``, ``announcement``)."""
+
+    def send() -> None:
+        group_send(event_group(tournament_id), {"type": "event.changed", "what": what})
+
+    transaction.on_commit(send, robust=True)

@@ -1,0 +1,222 @@
+"""An event's life: created, registration opened, check-in opened, started, cancelled.
+
+Lock order, everywhere in this app: a game table's row before the event's row (the finalization
+hook arrives holding its table's lock). So no service here touches a live table while it holds
+the event's lock; those that must (pause, disqualify) do the table part in its own transaction.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from accounts.models import Club, User
+from games.engine.errors import ConfigError
+from games.models import RuleSet
+from tournaments.access import event_pool, rating_and_games, require_admin
+from tournaments.entries import lock_event
+from tournaments.errors import EventError, wrong_status
+from tournaments.formats import (
+    Entrant,
+    FormatError,
+    get_format,
+    seed_at_random,
+    seed_by_hand,
+    seed_by_rating,
+)
+from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.push import on_commit_event
+
+Status = Tournament.Status
+TURN_SECONDS_MAX = 3_600
+OPTION_NAMES = (
+    "third_place",
+    "grand_final_reset",
+    "double_round",
+    "advance",
+    "min_table",
+    "placement_points",
+)
+
+
+def tournament_create(*, created_by: User, name: str, format: str, **fields: Any) -> Tournament:
+    """A new event in ``draft``, its fields checked: the format exists and fits the table size,
+    the rule set deals to that many, the clock is in bounds. ``ruleset`` is a rule set or slug,
+    ``club`` a club or slug; other fields as on ``Tournament``.
+
+    :raises EventError: ``bad_request`` naming the field at fault.
+    """
+    fields["ruleset"] = _ruleset(fields.get("ruleset", "standard"))
+    if isinstance(fields.get("club"), str):
+        fields["club"] = _club(fields["club"])
+    event = Tournament(name=name, format=format, created_by=created_by, **fields)
+    event.slug = event.slug or _free_slug(name)
+    check_event(event)
+    event.save()
+    audit(event, created_by, "create", {"format": format})
+    return event
+
+
+def check_event(event: Tournament) -> None:
+    """:raises EventError: ``bad_request`` for a setting the event cannot run with."""
+    try:
+        get_format(event.format)
+        rules = event.ruleset.to_rules(event.overrides)
+        rules.check_players(event.table_size)
+    except (FormatError, ConfigError) as exc:
+        raise EventError("bad_request", str(exc)) from None
+    unknown = set(event.options) - set(OPTION_NAMES)
+    if unknown:
+        raise EventError("bad_request", f"options: unknown {', '.join(sorted(unknown))}")
+    if not 1 <= event.turn_seconds <= TURN_SECONDS_MAX:
+        raise EventError("bad_request", f"turn_seconds: must be 1 to {TURN_SECONDS_MAX}")
+    if event.time_bank_seconds > TURN_SECONDS_MAX:
+        raise EventError("bad_request", f"time_bank_seconds: must be at most {TURN_SECONDS_MAX}")
+    if event.members_only and event.club_id is None:
+        raise EventError("bad_request", "members_only: an event for members needs a club")
+
+
+def _ruleset(value: RuleSet | str) -> RuleSet:
+    if isinstance(value, RuleSet):
+        return value
+    found = RuleSet.objects.filter(slug=value).first()
+    if found is None:
+        raise EventError("bad_request", f"ruleset: no rule set {value!r}")
+    return found
+
+
+def _club(slug: str) -> Club:
+    found = Club.objects.filter(slug=slug).first()
+    if found is None:
+        raise EventError("bad_request", f"club: no club {slug!r}")
+    return found
+
+
+def _free_slug(name: str) -> str:
+    base = slugify(name)[:100] or "event"
+    slug, n = base, 1
+    while Tournament.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+def audit(event: Tournament, actor: User | None, action: str, details: dict[str, Any]) -> None:
+    """Log an organizer's action (or the service's own, ``actor`` None), and tell the event's
+    watchers: every audited action changes what the event page shows."""
+    AuditEntry.objects.create(tournament=event, actor=actor, action=action, details=details)
+    on_commit_event(event.pk, action)
+
+
+def _move(tournament_id: int, actor: User, frm: tuple[str, ...], to: str) -> Tournament:
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        if event.status == to:
+            return event
+        if event.status not in frm:
+            raise wrong_status(f"the event is {event.get_status_display()}")
+        event.status = to
+        event.save(update_fields=["status"])
+        audit(event, actor, to, {})
+        return event
+
+
+def tournament_open_registration(*, tournament_id: int, actor: User) -> Tournament:
+    """``draft`` to ``registration``. :raises EventError: ``forbidden``, ``wrong_status``."""
+    return _move(tournament_id, actor, ("draft",), "registration")
+
+
+def tournament_open_check_in(*, tournament_id: int, actor: User) -> Tournament:
+    """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
+    return _move(tournament_id, actor, ("registration",), "check_in")
+
+
+def tournament_close_window(*, tournament_id: int, actor: User) -> Tournament:
+    """Close registration or check-in now, whichever is open, without moving the event on."""
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        now = timezone.now()
+        if event.status == Status.REGISTRATION:
+            event.registration_closes_at = now
+        elif event.status == Status.CHECK_IN:
+            event.check_in_closes_at = now
+        else:
+            raise wrong_status("neither registration nor check-in is open")
+        event.save(update_fields=["registration_closes_at", "check_in_closes_at"])
+        audit(event, actor, "close_window", {"status": event.status})
+        return event
+
+
+def tournament_cancel(*, tournament_id: int, actor: User, reason: str = "") -> Tournament:
+    """Call the event off (before it finishes); tables already playing play on unrated by it."""
+    frm = ("draft", "registration", "check_in", "running")
+    event = _move(tournament_id, actor, frm, "cancelled")
+    audit(event, actor, "cancel_reason", {"reason": reason})
+    return event
+
+
+def tournament_start(*, tournament_id: int, actor: User) -> Tournament:
+    """Drop whoever did not check in, seed the rest, and start round 1.
+
+    :raises EventError: ``forbidden``, ``wrong_status`` (not in check-in), ``bad_request`` when
+        the format cannot run with the players checked in.
+    """
+    from tournaments.rounds import plan_next_round
+
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        require_admin(actor, event)
+        if event.status != Status.CHECK_IN:
+            raise wrong_status(f"the event is {event.get_status_display()}, not in check-in")
+        event.entries.filter(status=Entry.Status.REGISTERED).update(
+            status=Entry.Status.NO_SHOW, left_at=timezone.now()
+        )
+        entries = list(event.entries.filter(status=Entry.Status.CHECKED_IN))
+        try:
+            get_format(event.format).check(len(entries), settings_of(event))
+        except FormatError as exc:
+            raise EventError("bad_request", str(exc)) from None
+        _seed(event, entries)
+        event.status = Status.RUNNING
+        event.started_at = timezone.now()
+        event.save(update_fields=["status", "started_at", "random_seed"])
+        audit(event, actor, "start", {"players": len(entries), "seeding": event.seeding})
+        plan_next_round(event)
+    return event
+
+
+def _seed(event: Tournament, entries: list[Entry]) -> None:
+    choice = event_pool(event)
+    ratings = {e.pk: rating_and_games(choice, e.user)[0] for e in entries}
+    players = [(e.pk, ratings[e.pk]) for e in entries]
+    seeded: list[Entrant]
+    if event.seeding == Tournament.Seeding.RANDOM:
+        event.random_seed = event.random_seed or secrets.token_hex(16)
+        seeded = seed_at_random(players, event.random_seed)
+    elif event.seeding == Tournament.Seeding.HAND:
+        big = len(entries) + 1
+        order = sorted(entries, key=lambda e: (e.hand_seed or big, -ratings[e.pk], e.pk))
+        seeded = seed_by_hand([e.pk for e in order], ratings)
+    else:
+        seeded = seed_by_rating(players)
+    by_id = {e.pk: e for e in entries}
+    for entrant in seeded:
+        entry = by_id[entrant.id]
+        entry.seed, entry.rating, entry.status = entrant.seed, entrant.rating, Entry.Status.PLAYING
+    Entry.objects.bulk_update(entries, ["seed", "rating", "status"])
+
+
+def settings_of(event: Tournament) -> Any:
+    """The format ``Settings`` of an event: its table size, rounds and options."""
+    from tournaments.formats import Settings
+
+    options = dict(event.options)
+    if "placement_points" in options:
+        options["placement_points"] = tuple(options["placement_points"])
+    return Settings(table_size=event.table_size, rounds=event.rounds, **options)
