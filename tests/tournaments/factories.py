@@ -1,0 +1,108 @@
+"""Helpers for event tests: users, an event brought to any status through the services, a
+started event, and a round table's finished game run through its finalization hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from accounts.models import User
+from games import finalization
+from tests.accounts.factories import UserFactory
+from tournaments.entries import entry_check_in, entry_register
+from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.services import (
+    tournament_cancel,
+    tournament_create,
+    tournament_open_check_in,
+    tournament_open_registration,
+    tournament_start,
+)
+
+# Each status, and the one before it on the way there.
+_PATH = {
+    "registration": "draft",
+    "check_in": "registration",
+    "running": "check_in",
+}
+
+
+def users(*names: str, **fields: Any) -> list[User]:
+    """One user per name (``fields`` for all of them, e.g. ``is_staff=True``)."""
+    return [UserFactory(username=name, **fields) for name in names]
+
+
+def staff(name: str = "director") -> User:
+    return UserFactory(username=name, is_staff=True)
+
+
+def make_event(
+    created_by: User,
+    *,
+    status: str = "draft",
+    players: Sequence[User | str] = (),
+    **fields: Any,
+) -> Tournament:
+    """An event created by ``created_by`` (who must be allowed to run it: staff, say) and moved
+    through the services to ``status``. ``players`` (users, or names of new users) register
+    once registration opens and check in once check-in opens. By default a single-elimination
+    event of two-player tables with a target of 50; ``fields`` as ``tournament_create`` takes.
+    """
+    fields.setdefault("name", "Club night")
+    fields.setdefault("format", "single_elimination")
+    fields.setdefault("overrides", {"target": 50})
+    event = tournament_create(created_by=created_by, **fields)
+    entrants = [UserFactory(username=p) if isinstance(p, str) else p for p in players]
+    if status == "cancelled":
+        return tournament_cancel(tournament_id=event.pk, actor=created_by, reason="test")
+    for step in _steps_to(status):
+        _step(event, step, created_by, entrants)
+    event.refresh_from_db()
+    return event
+
+
+def _steps_to(status: str) -> list[str]:
+    steps: list[str] = []
+    while status in _PATH:
+        steps.insert(0, status)
+        status = _PATH[status]
+    return steps
+
+
+def _step(event: Tournament, step: str, actor: User, entrants: list[User]) -> None:
+    if step == "registration":
+        tournament_open_registration(tournament_id=event.pk, actor=actor)
+        for user in entrants:
+            entry_register(tournament_id=event.pk, user=user)
+    elif step == "check_in":
+        tournament_open_check_in(tournament_id=event.pk, actor=actor)
+        for user in entrants:
+            entry_check_in(tournament_id=event.pk, user=user)
+    else:
+        tournament_start(tournament_id=event.pk, actor=actor)
+
+
+def started_event(created_by: User, players: Sequence[User | str], **fields: Any) -> Tournament:
+    """A running event of ``players``, its first round planned (and started, unless the event
+    waits for its organizers: ``auto_advance=False``)."""
+    return make_event(created_by, status="running", players=players, **fields)
+
+
+def round_of(event: Tournament, number: int = 1) -> Round:
+    return Round.objects.get(tournament=event, number=number)
+
+
+def names_at(table: RoundTable) -> list[str]:
+    """The usernames of a round table's players, in seat order."""
+    names = dict(Entry.objects.filter(pk__in=table.players).values_list("pk", "user__username"))
+    return [names[pid] for pid in table.players]
+
+
+def entry_of(event: Tournament, username: str) -> Entry:
+    return Entry.objects.get(tournament=event, user__username=username)
+
+
+def run_hooks(table_id: int) -> None:
+    """Run every finalization hook of a finished game, as the workers do after commit."""
+    for name in finalization.hook_names():
+        finalization.run_hook(table_id, name)
