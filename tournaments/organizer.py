@@ -22,6 +22,7 @@ from games.models import Table
 from tournaments.access import require_admin
 from tournaments.entries import lock_event
 from tournaments.errors import EventError, wrong_status
+from tournaments.formats import get_format
 from tournaments.models import Announcement, Entry, Round, RoundTable, Tournament
 from tournaments.rounds import advance_if_done, record, start_round
 from tournaments.services import audit
@@ -188,7 +189,7 @@ def round_reseat(
     gives, each of two or more and at most the event's table size.
 
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (it has started),
-        ``bad_request`` (other players, or a table of the wrong size).
+        ``bad_request`` (other players, a table of the wrong size, or a bracket format).
     """
     with transaction.atomic():
         event = lock_event(tournament_id)
@@ -198,6 +199,9 @@ def round_reseat(
             raise EventError("not_found", f"no round {round_id} in this event", 404)
         if round_.status != Round.Status.PENDING:
             raise wrong_status("only a round that has not started can be re-seated")
+        if hasattr(get_format(event.format), "bracket"):
+            # The draw fixes who meets whom: a bracket refuses results of other pairings.
+            raise EventError("bad_request", "a bracket's matches follow the draw: not re-seated")
         planned = Counter(p for t in round_.tables.all() for p in t.players)
         given = Counter(p for t in tables for p in t)
         if given != planned or any(not 2 <= len(t) <= event.table_size for t in tables):
