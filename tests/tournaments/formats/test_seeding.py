@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Sequence
 
 import pytest
 
-from tournaments.formats import FormatError, seed_at_random, seed_by_hand, seed_by_rating
+from tournaments.formats import Entrant, FormatError, seed_at_random, seed_by_hand, seed_by_rating
+
+Seeder = Callable[[Sequence[tuple[int, float]]], list[Entrant]]
 
 
 def test_by_rating_puts_the_best_first_and_breaks_ties_by_id() -> None:
@@ -34,7 +37,7 @@ def test_by_hand_needs_every_rating() -> None:
 
 
 @pytest.mark.parametrize("seeder", [seed_by_rating, lambda p: seed_at_random(p, "x")])
-def test_a_player_listed_twice_is_refused(seeder) -> None:  # type: ignore[no-untyped-def]
+def test_a_player_listed_twice_is_refused(seeder: Seeder) -> None:
     with pytest.raises(FormatError, match="twice"):
         seeder([(1, 1500.0), (1, 1600.0)])
 
