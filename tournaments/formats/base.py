@@ -10,7 +10,7 @@ deterministic: the same arguments always give the same plan.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 
@@ -105,7 +105,7 @@ class Standing:
     entrant: int
     rank: int
     points: float
-    tiebreaks: dict[str, float] = field(default_factory=dict)
+    tiebreaks: dict[str, float]
     eliminated: bool = False
 
 

@@ -150,7 +150,7 @@ class DoubleElimination:
             return (1, 0, -losses.get(e.id, 0), wins.get(e.id, 0))
 
         return [
-            Standing(e.id, rank, wins.get(e.id, 0), {}, e.id in out)
+            Standing(e.id, rank, float(wins.get(e.id, 0)), {}, e.id in out)
             for rank, e in ranked(entrants, key)
         ]
 

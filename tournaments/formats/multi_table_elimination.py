@@ -13,7 +13,8 @@ repeats until one table holds everyone left: the final table (key ``final``), wh
 result. The final table may hold fewer than ``min_table`` players (a heads-up final).
 
 Standings: by the round reached, then place at the last table played, then game points there;
-players equal on all three share a rank. Live standings count the players still in as having
+players equal on all three share a rank. The tiebreaks are ``last_place`` (lower is better) and
+``last_game_points``. Live standings count the players still in as having
 reached the next round. ``points`` is the round reached.
 
 >>> from .seeding import seed_by_rating
@@ -138,25 +139,24 @@ class MultiTableElimination:
         """
         rounds = self._fields(entrants, played, settings)
         reached = {p: n for n, players in enumerate(rounds, 1) for p in players}
-        last: dict[int, tuple[float, float]] = {}
+        last: dict[int, tuple[int, int]] = {}  # place and game points at the last table
         for done in played:
             for r in done.results:
-                last.update(
-                    (p, (-pl, pt)) for p, pl, pt in zip(r.players, r.places, r.points, strict=True)
-                )
+                last.update(zip(r.players, zip(r.places, r.points, strict=True), strict=True))
         still_in = set(rounds[-1]) if len(rounds) > len(played) else set()
         seeds = {e.id: e.seed for e in entrants}
         champion = None if still_in else table_order(played[-1].results[0], seeds)[0]
 
         def key(e: Entrant) -> tuple[float, ...]:
-            return (reached[e.id], *last.get(e.id, (0.0, 0.0)))
+            place, points = last.get(e.id, (0, 0))
+            return (reached[e.id], -place, points)
 
         return [
             Standing(
                 e.id,
                 rank,
-                reached[e.id],
-                {"last_place": -key(e)[1], "last_game_points": key(e)[2]},
+                float(reached[e.id]),
+                {"last_place": float(-key(e)[1]), "last_game_points": float(key(e)[2])},
                 e.id not in still_in and e.id != champion,
             )
             for rank, e in ranked(entrants, key)

@@ -108,7 +108,7 @@ class SingleElimination:
             return (1, 0, 0, wins.get(e.id, 0))
 
         return [
-            Standing(e.id, rank, wins.get(e.id, 0), {}, e.id in out_in)
+            Standing(e.id, rank, float(wins.get(e.id, 0)), {}, e.id in out_in)
             for rank, e in ranked(entrants, key)
         ]
 

@@ -42,6 +42,11 @@ def default_rounds(players: int) -> int:
     return max(1, math.ceil(math.log2(players)))
 
 
+def rounds_of(players: int, settings: Settings) -> int:
+    """The event's rounds: ``settings.rounds``, or ``default_rounds`` when it is ``None``."""
+    return default_rounds(players) if settings.rounds is None else settings.rounds
+
+
 class Swiss:
     """The ``swiss`` format (see the module)."""
 
@@ -52,7 +57,7 @@ class Swiss:
         """:raises FormatError: a table size other than 2, fewer than 2 players, or rounds
         outside 1 to N - 1 (to N in an odd field)."""
         check_duel(entrants, settings, self.name)
-        rounds = settings.rounds or default_rounds(entrants)
+        rounds = rounds_of(entrants, settings)
         most = entrants if entrants % 2 else entrants - 1
         if not 1 <= rounds <= most:
             raise FormatError(f"{entrants} players can play 1 to {most} Swiss rounds, not {rounds}")
@@ -72,7 +77,7 @@ class Swiss:
         :raises FormatError: a bad field, settings or history.
         """
         t = self._tally(entrants, played, settings)
-        if len(played) >= (settings.rounds or default_rounds(len(entrants))):
+        if len(played) >= rounds_of(len(entrants), settings):
             return None
         order = [e.id for e in sorted(entrants, key=lambda e: (-t.score[e.id], e.seed))]
         byes: tuple[int, ...] = ()

@@ -7,7 +7,7 @@
    met everyone left in the group, and the odd one out, float down to the next group.
 2. Whoever is left unpaired at the bottom is re-paired together with the last pairs made, by an
    exhaustive search for a pairing without rematches (nearest in rank first). The window starts
-   at ``2 * r + 2`` players, ``r`` being the most games anyone has played: in a window that big
+   at ``2 * r + 2`` players, ``r`` being the most opponents anyone has met: in a window that big
    each player has not met more than half of it, so by Dirac's theorem a pairing without
    rematches exists, and the search finds it at once. Should it not (a window capped at
    ``MAX_WINDOW``, a search over ``BUDGET`` steps), the window doubles, up to the whole field.

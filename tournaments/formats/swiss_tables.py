@@ -89,7 +89,9 @@ class SwissTables:
         :raises FormatError: a bad field, settings or history.
         """
         t = self._tally(entrants, played, settings)
-        rounds = settings.rounds or default_rounds(len(entrants), settings.table_size)
+        rounds = settings.rounds
+        if rounds is None:
+            rounds = default_rounds(len(entrants), settings.table_size)
         if len(played) >= rounds:
             return None
         key = {e.id: (-t.score[e.id], -t.game_points[e.id], e.seed) for e in entrants}

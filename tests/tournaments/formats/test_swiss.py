@@ -104,6 +104,8 @@ def test_rounds_default_and_limits() -> None:
     with pytest.raises(FormatError, match="can play 1 to 3 Swiss rounds, not 4"):
         SW.check(4, Settings(rounds=4))
     SW.check(5, Settings(rounds=5))  # an odd field: every player can also have a bye
+    with pytest.raises(FormatError, match="not 0"):
+        SW.check(4, Settings(rounds=0))
     with pytest.raises(FormatError, match="two-player tables"):
         SW.check(8, Settings(table_size=4))
 
