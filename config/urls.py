@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/auth/", include("accounts.api_urls")),
     path("api/", include("games.api_urls")),
     path("api/", include("ratings.api_urls")),
+    path("api/", include("tournaments.api_urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
