@@ -12,6 +12,13 @@ Parts (``--part``, default ``all``):
   multi-table elimination and of the multi-seat round robin). Each figure is the median of
   ``--repeats`` calls, in milliseconds. Playing the earlier rounds is not timed.
 
+- ``simulate``: the wall time of ``manage.py simulate_event`` for 64 players at four-seat tables
+  (16 with ``--quick``), for Swiss tables and for multi-table elimination, in a subprocess
+  against a database of its own: PostgreSQL (``rummy_tournamentsbench`` on ``DATABASE_URL``'s
+  server, else 127.0.0.1:5432) when it answers, else a temporary SQLite file; migrations are
+  not timed. Games are played to the rule set's 500 (``--target`` changes that; ``--quick``
+  plays to 100), every action through the services, every hook (ratings, advancement) run.
+
 Target (the tournaments issue): each pairing under one second for 10,000 players.
 """
 
@@ -19,18 +26,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
-from tournaments.formats import (
+from bench.tables import fresh_database, with_path  # noqa: E402
+from tournaments.formats import (  # noqa: E402
     Entrant,
     PlayedRound,
     RoundPlan,
@@ -131,8 +144,68 @@ def pairing(players: int, repeats: int) -> dict[str, Any]:
     }
 
 
-#: Each part's name and the function that measures it: ``f(players, repeats) -> figures``.
-PARTS: dict[str, Callable[[int, int], dict[str, Any]]] = {"pairing": pairing}
+#: The formats ``simulate`` times, both at four-seat tables.
+SIMULATED = ("swiss_tables", "multi_table_elimination")
+
+
+def simulate(players: int, target: int | None) -> dict[str, Any]:
+    """``simulate_event`` wall time per format, on a fresh database."""
+    with bench_database() as env:
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"], env=env, cwd=ROOT, check=True
+        )
+        figures: dict[str, Any] = {"players": players, "table_size": 4, "target": target or 500}
+        figures["database"] = (
+            "postgresql" if env["DATABASE_URL"].startswith("postgres") else "sqlite"
+        )
+        for slug in SIMULATED:
+            figures[slug] = simulate_one(env, slug, players, target)
+    return figures
+
+
+def simulate_one(
+    env: dict[str, str], slug: str, players: int, target: int | None
+) -> dict[str, Any]:
+    command = [sys.executable, "manage.py", "simulate_event", "--format", slug]
+    command += ["--players", str(players), "--table-size", "4", "--json"]
+    command += ["--target", str(target)] if target else []
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=ROOT, check=True, capture_output=True, text=True)
+    seconds = time.perf_counter() - started
+    result = json.loads(done.stdout)
+    tables = sum(len(r["tables"]) for r in result["rounds"])
+    return {
+        "wall_s": round(seconds, 2),
+        "rounds": len(result["rounds"]),
+        "tables": tables,
+        "s_per_table": round(seconds / tables, 3) if tables else None,
+        "champion_found": result["champion"] is not None,
+    }
+
+
+@contextmanager
+def bench_database() -> Iterator[dict[str, str]]:
+    """The environment of a subprocess on a database of its own (see the module docstring)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+    env.pop("REDIS_URL", None)  # the embedded channel layer and broker: nothing to push to
+    env["DJANGO_SETTINGS_MODULE"] = "config.settings"
+    pg = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
+    if pg.startswith("postgres") and _answers(pg):
+        with fresh_database(pg, "rummy_tournamentsbench") as url:
+            yield {**env, "DATABASE_URL": url}
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield {**env, "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite3"}
+
+
+def _answers(pg_url: str) -> bool:
+    import psycopg
+
+    try:
+        psycopg.connect(with_path(pg_url, "/postgres"), connect_timeout=3).close()
+    except Exception:  # any failure: fall back to SQLite
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -140,19 +213,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=10_000, help="entrants (default 10,000)")
     parser.add_argument("--repeats", type=int, default=5, help="timed calls per figure")
     parser.add_argument("--quick", action="store_true", help="1,000 players, 3 repeats")
-    parser.add_argument("--part", choices=[*PARTS, "all"], default="all", help="what to measure")
+    parser.add_argument("--target", type=int, help="simulate: the games' target (default 500)")
+    parser.add_argument(
+        "--part", choices=["pairing", "simulate", "all"], default="all", help="what to measure"
+    )
     args = parser.parse_args(argv)
     players, repeats = (1_000, 3) if args.quick else (args.players, args.repeats)
-
     result: dict[str, Any] = {
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "players": players,
         "repeats": repeats,
     }
-    for name, measure in PARTS.items():
-        if args.part in (name, "all"):
-            result[name] = measure(players, repeats)
+    if args.part in ("pairing", "all"):
+        result["pairing"] = pairing(players, repeats)
+    if args.part in ("simulate", "all"):
+        target = args.target or (100 if args.quick else None)
+        result["simulate"] = simulate(16 if args.quick else 64, target)
     print(json.dumps(result))
 
 

@@ -1,5 +1,6 @@
-"""bench/tournaments.py: its seeded history, and a quick run's JSON shape (no database; the
-times are reported, never asserted)."""
+"""bench/tournaments.py: its seeded history, and quick runs' JSON shape: the pairing part (no
+database) and the simulate part (a database of its own: PostgreSQL where it answers, else
+SQLite). The times are reported, never asserted."""
 
 from __future__ import annotations
 
@@ -34,7 +35,7 @@ def test_the_history_is_seeded_and_as_long_as_asked() -> None:
 
 
 def test_a_quick_run_times_every_format() -> None:
-    result = run_bench("--quick")
+    result = run_bench("--quick", "--part", "pairing")
     assert result["players"] == 1_000 and result["repeats"] == 3
     pairing = result["pairing"]
     names = [name for name, *_ in tournaments.CASES]
@@ -53,3 +54,14 @@ def test_a_quick_run_times_every_format() -> None:
 def test_a_part_can_be_chosen() -> None:
     result = run_bench("--quick", "--part", "pairing")
     assert set(result) == {"python", "implementation", "players", "repeats", "pairing"}
+
+
+def test_a_quick_simulation_plays_both_four_seat_formats_to_a_champion() -> None:
+    result = run_bench("--quick", "--part", "simulate")
+    figures = result["simulate"]
+    assert (figures["players"], figures["table_size"], figures["target"]) == (16, 4, 100)
+    assert figures["database"] in ("postgresql", "sqlite")
+    for slug in tournaments.SIMULATED:
+        run = figures[slug]
+        assert run["champion_found"] is True and run["rounds"] >= 2 and run["tables"] >= 4
+        assert run["wall_s"] > 0 and run["s_per_table"] > 0
