@@ -112,10 +112,12 @@ def audit(event: Tournament, actor: User | None, action: str, details: dict[str,
     on_commit_event(event.pk, action)
 
 
-def _move(tournament_id: int, actor: User, frm: tuple[str, ...], to: str) -> Tournament:
+def _move(tournament_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> Tournament:
+    """Move the event on; ``actor`` None is the event's own schedule (``tournaments.tasks``)."""
     with transaction.atomic():
         event = lock_event(tournament_id)
-        require_admin(actor, event)
+        if actor is not None:
+            require_admin(actor, event)
         if event.status == to:
             return event
         if event.status not in frm:
@@ -126,12 +128,12 @@ def _move(tournament_id: int, actor: User, frm: tuple[str, ...], to: str) -> Tou
         return event
 
 
-def tournament_open_registration(*, tournament_id: int, actor: User) -> Tournament:
+def tournament_open_registration(*, tournament_id: int, actor: User | None) -> Tournament:
     """``draft`` to ``registration``. :raises EventError: ``forbidden``, ``wrong_status``."""
     return _move(tournament_id, actor, ("draft",), "registration")
 
 
-def tournament_open_check_in(*, tournament_id: int, actor: User) -> Tournament:
+def tournament_open_check_in(*, tournament_id: int, actor: User | None) -> Tournament:
     """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
     return _move(tournament_id, actor, ("registration",), "check_in")
 
@@ -153,7 +155,7 @@ def tournament_close_window(*, tournament_id: int, actor: User) -> Tournament:
         return event
 
 
-def tournament_cancel(*, tournament_id: int, actor: User, reason: str = "") -> Tournament:
+def tournament_cancel(*, tournament_id: int, actor: User | None, reason: str = "") -> Tournament:
     """Call the event off (before it finishes); tables already playing play on unrated by it."""
     frm = ("draft", "registration", "check_in", "running")
     event = _move(tournament_id, actor, frm, "cancelled")
@@ -161,8 +163,9 @@ def tournament_cancel(*, tournament_id: int, actor: User, reason: str = "") -> T
     return event
 
 
-def tournament_start(*, tournament_id: int, actor: User) -> Tournament:
-    """Drop whoever did not check in, seed the rest, and start round 1.
+def tournament_start(*, tournament_id: int, actor: User | None) -> Tournament:
+    """Drop whoever did not check in, seed the rest, and start round 1 (``actor`` None: the
+    event's own schedule, at its start time).
 
     :raises EventError: ``forbidden``, ``wrong_status`` (not in check-in), ``bad_request`` when
         the format cannot run with the players checked in.
@@ -171,7 +174,8 @@ def tournament_start(*, tournament_id: int, actor: User) -> Tournament:
 
     with transaction.atomic():
         event = lock_event(tournament_id)
-        require_admin(actor, event)
+        if actor is not None:
+            require_admin(actor, event)
         if event.status != Status.CHECK_IN:
             raise wrong_status(f"the event is {event.get_status_display()}, not in check-in")
         event.entries.filter(status=Entry.Status.REGISTERED).update(

@@ -161,13 +161,20 @@ CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
 CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
 CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
 FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep",
         "schedule": CLOCK_SWEEP_SECONDS,
         # A sweep still queued when the next is due is dropped, not piled up.
         "options": {"expires": CLOCK_SWEEP_SECONDS},
-    }
+    },
+    # Events open registration and check-in, and start, at their times (tournaments.tasks).
+    "events-schedule": {
+        "task": "tournaments.tasks.run_schedule",
+        "schedule": EVENTS_SCHEDULE_SECONDS,
+        "options": {"expires": EVENTS_SCHEDULE_SECONDS},
+    },
 }
 
 # --- Auth --------------------------------------------------------------------------------------

@@ -1,0 +1,52 @@
+"""The events' own schedule: a beat task that opens registration and check-in, and starts each
+event, when their times come (organizers can always do each step by hand earlier)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+from django.utils import timezone
+
+from tournaments.errors import EventError
+from tournaments.models import Tournament
+from tournaments.services import (
+    tournament_cancel,
+    tournament_open_check_in,
+    tournament_open_registration,
+    tournament_start,
+)
+
+logger = logging.getLogger(__name__)
+
+RUN_SCHEDULE = "tournaments.tasks.run_schedule"
+
+
+@shared_task(name=RUN_SCHEDULE, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
+def run_schedule() -> dict[str, int]:
+    return events_due()
+
+
+def events_due() -> dict[str, int]:
+    """Move on every event whose time has come: draft to registration at
+    ``registration_opens_at``, registration to check-in at ``check_in_opens_at``, check-in to
+    running at ``starts_at``. An event that cannot start (too few players checked in for its
+    format) is cancelled, with the reason in its audit log."""
+    now = timezone.now()
+    moved = {"registration": 0, "check_in": 0, "started": 0, "cancelled": 0}
+    for event in Tournament.objects.filter(status="draft", registration_opens_at__lte=now):
+        tournament_open_registration(tournament_id=event.pk, actor=None)
+        moved["registration"] += 1
+    for event in Tournament.objects.filter(status="registration", check_in_opens_at__lte=now):
+        tournament_open_check_in(tournament_id=event.pk, actor=None)
+        moved["check_in"] += 1
+    for event in Tournament.objects.filter(status="check_in", starts_at__lte=now):
+        try:
+            tournament_start(tournament_id=event.pk, actor=None)
+            moved["started"] += 1
+        except EventError as exc:
+            logger.warning("event %s cannot start: %s", event.slug, exc.message)
+            tournament_cancel(tournament_id=event.pk, actor=None, reason=exc.message)
+            moved["cancelled"] += 1
+    return moved
