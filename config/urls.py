@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
+    path("", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),

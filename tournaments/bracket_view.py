@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Table
-from tournaments.formats import FormatError, get_format
+from tournaments.formats import (
+    FormatError,
+    PlayedRound,
+    RoundPlan,
+    Seating,
+    TableResult,
+    get_format,
+)
 from tournaments.models import RoundTable, Tournament
 from tournaments.rounds import entrants_of, played_of
 from tournaments.selectors import entry_names
@@ -35,7 +42,7 @@ def event_bracket(event: Tournament) -> dict[str, Any] | None:
         return None
     entrants = entrants_of(event)
     try:
-        bracket = draw(entrants, played_of(event), settings_of(event)) if entrants else None
+        bracket = draw(entrants, played_so_far(event), settings_of(event)) if entrants else None
     except FormatError:
         bracket = None  # a history the format refuses: nothing sensible to draw
     if bracket is None:
@@ -47,6 +54,24 @@ def event_bracket(event: Tournament) -> dict[str, Any] | None:
     rows = [match_row(m, names, seeds, by_key) for m in bracket.matches]
     double = any(m.side == "losers" for m in bracket.matches)
     return {"sides": [s for s in (side_of(rows, name, double) for name in SIDE_LABELS) if s]}
+
+
+def played_so_far(event: Tournament) -> list[PlayedRound]:
+    """The finished rounds, and the tables of the running round whose results are in: the
+    bracket shows a match decided as soon as it is, not when its whole round is over."""
+    played = played_of(event)
+    current = event.round_set.filter(number=len(played) + 1, status="running").first()
+    if current is None:
+        return played
+    done = [t for t in current.tables.all() if t.places is not None]
+    plan = RoundPlan(
+        current.number,
+        current.name,
+        tuple(Seating(tuple(t.players), t.key) for t in done),
+        tuple(current.byes),
+    )
+    results = tuple(TableResult(tuple(t.players), tuple(t.places), tuple(t.points)) for t in done)
+    return [*played, PlayedRound(plan, results)]
 
 
 def side_of(matches: list[dict[str, Any]], side: str, double: bool) -> dict[str, Any] | None:

@@ -1,0 +1,378 @@
+"""Pages: the events (``/events/``), an event's page with its live sections, its CSV exports,
+the create-event form, and the plain POST forms of players and organizers.
+
+The event page is rendered by the server; ``static/js/event.js`` listens on ``/ws/events/<slug>/``
+and swaps in the sections of ``/events/<slug>/live/`` when something changes. Every form calls
+the same service as the API, and says what happened (or why not) in a message.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from tournaments import entries, organizer, services
+from tournaments.bracket_view import event_bracket
+from tournaments.errors import EventError
+from tournaments.forms import EventForm, parse_places, parse_seating, seating_text
+from tournaments.models import Entry, Round, Tournament
+from tournaments.selectors import (
+    LISTS,
+    clubs_with_events,
+    drafts_for,
+    event_announcements,
+    event_audit,
+    event_detail,
+    event_entries,
+    event_get,
+    event_list,
+    event_rounds,
+    event_standings,
+    event_summary,
+    may_create_events,
+    organizer_clubs,
+    results_rows,
+    round_table_get,
+    rules_summary,
+    standings_rows,
+)
+
+Status = Tournament.Status
+LIST_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finished"}
+
+
+def _viewer(request: HttpRequest) -> Any:
+    return request.user if request.user.is_authenticated else None
+
+
+def _event_or_404(request: HttpRequest, slug: str) -> Tournament:
+    try:
+        return event_get(slug, _viewer(request))
+    except EventError as exc:
+        raise Http404(exc.message) from None
+
+
+def event_list_page(request: HttpRequest) -> HttpResponse:
+    club = request.GET.get("club") or None
+    lists = [
+        (key, LIST_TITLES[key], [event_summary(e) for e in event_list(key, club=club)])
+        for key in LISTS
+    ]
+    context = {
+        "lists": lists,
+        "clubs": clubs_with_events(),
+        "club": club,
+        "drafts": [event_summary(e) for e in drafts_for(request.user)],  # type: ignore[arg-type]
+        "may_create": may_create_events(request.user),  # type: ignore[arg-type]
+    }
+    return render(request, "tournaments/list.html", context)
+
+
+def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
+    """What the event page and its live fragment show."""
+    viewer = _viewer(request)
+    detail = event_detail(event, viewer)
+    rounds = event_rounds(event)
+    entry_rows = event_entries(event)
+    context: dict[str, Any] = {
+        "event": event,
+        "detail": detail,
+        "rules": rules_summary(event),
+        "you": player_panel(event, detail, rounds, viewer),
+        "entries": entry_rows,
+        "announcements": event_announcements(event),
+        "rounds": rounds,
+        "standings": event_standings(event),
+        "bracket": event_bracket(event),
+    }
+    if detail["is_admin"]:
+        reseat = context["bracket"] is None
+        context["tools"] = organizer_tools(event, rounds, entry_rows, reseat=reseat)
+        context["audit"] = event_audit(event)
+    return context
+
+
+def player_panel(
+    event: Tournament, detail: dict[str, Any], rounds: list[dict[str, Any]], viewer: Any
+) -> dict[str, Any]:
+    """The visitor's own box: where they stand, what they can do now (``actions``: register,
+    check-in, withdraw) and, while they play, their table."""
+    if viewer is None:
+        return {"login": True, "actions": []}
+    entry = detail["my_entry"]
+    status = entry["status"] if entry else None
+    if event.status == Status.REGISTRATION and status in (None, Entry.Status.WITHDRAWN):
+        return {"message": _window_note(event), "actions": ["register"]}
+    if status == Entry.Status.REGISTERED and event.status == Status.CHECK_IN:
+        note = "Check in to play: whoever has not checked in when the event starts is left out."
+        return {"message": note, "actions": ["check-in", "withdraw"]}
+    if status == Entry.Status.REGISTERED:
+        return {
+            "message": "You are registered; check-in opens before the start.",
+            "actions": ["withdraw"],
+        }
+    if status == Entry.Status.CHECKED_IN:
+        return {
+            "message": "You are checked in: your first table opens here at the start.",
+            "actions": ["withdraw"],
+        }
+    if status == Entry.Status.PLAYING and event.status == Status.RUNNING:
+        return {
+            "message": "You are playing.",
+            "actions": ["withdraw"],
+            "table": _my_table(rounds, viewer.username),
+        }
+    if entry is not None:
+        reason = f" ({entry['reason']})" if entry["reason"] else ""
+        return {"message": f"Your entry: {entry['status_label'].lower()}{reason}.", "actions": []}
+    return {"message": _closed_note(event), "actions": []}
+
+
+def _window_note(event: Tournament) -> str:
+    opens, closes = event.registration_opens_at, event.registration_closes_at
+    now = timezone.now()
+    if opens and now < opens:
+        return f"Registration opens at {opens:%Y-%m-%d %H:%M} UTC."
+    if closes and now >= closes:
+        return f"Registration closed at {closes:%Y-%m-%d %H:%M} UTC."
+    until = f" until {closes:%Y-%m-%d %H:%M} UTC" if closes else ""
+    return f"Registration is open{until}."
+
+
+def _closed_note(event: Tournament) -> str:
+    if event.status in (Status.DRAFT,):
+        return "Registration has not opened yet."
+    if event.status in (Status.FINISHED, Status.CANCELLED):
+        return f"This event is {event.get_status_display().lower()}."
+    return "Registration is closed."
+
+
+def _my_table(rounds: list[dict[str, Any]], username: str) -> dict[str, Any] | None:
+    """The visitor's table in the latest round, if they sit at one."""
+    for table in rounds[-1]["tables"] if rounds else []:
+        if username in table["players"]:
+            return table
+    return None
+
+
+def organizer_tools(
+    event: Tournament,
+    rounds: list[dict[str, Any]],
+    entry_rows: list[dict[str, Any]],
+    *,
+    reseat: bool,
+) -> dict[str, Any]:
+    """What the organizer forms offer: the calls the event's status allows, the players who
+    may be removed, the tables waiting for a result, the rounds waiting to start (and to be
+    re-seated, unless a bracket's draw fixes who meets whom)."""
+    running = event.status == Status.RUNNING
+    live = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN, Entry.Status.PLAYING)
+    return {
+        "open_registration": event.status == Status.DRAFT,
+        "open_check_in": event.status == Status.REGISTRATION,
+        "close": event.status in (Status.REGISTRATION, Status.CHECK_IN),
+        "start": event.status == Status.CHECK_IN,
+        "pause": running and event.paused_at is None,
+        "resume": running and event.paused_at is not None,
+        "cancel": event.status not in (Status.FINISHED, Status.CANCELLED),
+        "players": [e for e in entry_rows if e["status"] in live],
+        "open_tables": [
+            t
+            for r in rounds
+            if r["status"] == Round.Status.RUNNING
+            for t in r["tables"]
+            if t["placements"] is None
+        ],
+        "reseat": reseat,
+        "waiting_rounds": [
+            {**r, "seating": seating_text(r["tables"])}
+            for r in rounds
+            if r["status"] == Round.Status.PENDING
+        ],
+    }
+
+
+def event_page(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_or_404(request, slug)
+    return render(request, "tournaments/detail.html", page_context(request, event))
+
+
+def event_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The page's live sections alone, for ``event.js`` to swap in."""
+    event = _event_or_404(request, slug)
+    return render(request, "tournaments/_live.html", page_context(request, event))
+
+
+def _csv(rows: list[list[Any]], name: str) -> HttpResponse:
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    csv.writer(response).writerows(rows)
+    return response
+
+
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_or_404(request, slug)
+    return _csv(standings_rows(event), f"{event.slug}-standings.csv")
+
+
+def results_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    event = _event_or_404(request, slug)
+    return _csv(results_rows(event), f"{event.slug}-results.csv")
+
+
+def event_create(request: HttpRequest) -> HttpResponse:
+    """``/events/new/``: staff, and club admins for their clubs."""
+    user: Any = request.user
+    if not user.is_authenticated:
+        return redirect_to_login(request.get_full_path())
+    if not may_create_events(user):
+        messages.error(request, "Only staff and club admins create events.")
+        return redirect("tournaments:list")
+    form = EventForm(request.POST or None, clubs=organizer_clubs(user), staff=user.is_staff)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            event = services.tournament_create(
+                created_by=user, name=data["name"], format=data["format"], **form.service_fields()
+            )
+        except EventError as exc:
+            form.refused(exc)
+        else:
+            messages.success(request, f"{event.name} is created, in draft: open registration.")
+            return redirect(event)
+    return render(request, "tournaments/create.html", {"form": form})
+
+
+# --- forms posted from the event page ------------------------------------------------------------
+
+Call = Callable[[Tournament, Any, Any], str]
+
+
+def _register(event: Tournament, user: Any, post: Any) -> str:
+    entries.entry_register(tournament_id=event.pk, user=user)
+    return f"You are registered for {event.name}. Come back to check in before it starts."
+
+
+def _withdraw(event: Tournament, user: Any, post: Any) -> str:
+    entries.entry_withdraw(tournament_id=event.pk, user=user)
+    return f"You have withdrawn from {event.name}."
+
+
+def _check_in(event: Tournament, user: Any, post: Any) -> str:
+    entries.entry_check_in(tournament_id=event.pk, user=user)
+    return "You are checked in. Your first table opens here when the event starts."
+
+
+def _organizer(service: Any, done: str) -> Call:
+    def call(event: Tournament, user: Any, post: Any) -> str:
+        service(tournament_id=event.pk, actor=user)
+        return done
+
+    return call
+
+
+def _cancel(event: Tournament, user: Any, post: Any) -> str:
+    reason = post.get("reason", "").strip()
+    services.tournament_cancel(tournament_id=event.pk, actor=user, reason=reason)
+    return "The event is cancelled."
+
+
+def _announce(event: Tournament, user: Any, post: Any) -> str:
+    organizer.announce(tournament_id=event.pk, text=post.get("text", ""), actor=user)
+    return "Announcement posted."
+
+
+def _remove(event: Tournament, user: Any, post: Any) -> str:
+    disqualify = post.get("action") == "disqualify"
+    reason = post.get("reason", "").strip()
+    if not post.get("entry", "").isdigit() or not reason:
+        raise EventError("bad_request", "choose a player and give a reason")
+    entry = organizer.entry_remove(
+        tournament_id=event.pk,
+        entry_id=int(post["entry"]),
+        actor=user,
+        disqualify=disqualify,
+        reason=reason,
+    )
+    return f"{entry.user.username} is {'disqualified' if disqualify else 'withdrawn'}."
+
+
+EVENT_CALLS: dict[str, Call] = {
+    "register": _register,
+    "withdraw": _withdraw,
+    "check-in": _check_in,
+    "open-registration": _organizer(services.tournament_open_registration, "Registration is open."),
+    "open-check-in": _organizer(
+        services.tournament_open_check_in, "Check-in is open; registration is closed."
+    ),
+    "close": _organizer(services.tournament_close_window, "The open window is closed."),
+    "start": _organizer(services.tournament_start, "The event has started."),
+    "pause": _organizer(organizer.event_pause, "The event is paused: every clock stands still."),
+    "resume": _organizer(organizer.event_resume, "The event is resumed."),
+    "cancel": _cancel,
+    "announce": _announce,
+    "remove-player": _remove,
+}
+
+
+def _run(request: HttpRequest, slug: str, call: Callable[[Tournament, Any], str]) -> HttpResponse:
+    """Call ``call(event, user)`` for a logged-in user, say how it went, back to the page."""
+    event = _event_or_404(request, slug)
+    if not request.user.is_authenticated:
+        return redirect_to_login(event.get_absolute_url())
+    try:
+        messages.success(request, call(event, request.user))
+    except EventError as exc:
+        messages.error(request, exc.message[:1].upper() + exc.message[1:])
+    return redirect(event)
+
+
+@require_POST
+def event_post(request: HttpRequest, slug: str, action: str) -> HttpResponse:
+    if action not in EVENT_CALLS:
+        raise Http404(f"no action {action}")
+    return _run(request, slug, lambda event, user: EVENT_CALLS[action](event, user, request.POST))
+
+
+@require_POST
+def table_adjudicate(request: HttpRequest, slug: str, round_table_id: int) -> HttpResponse:
+    def call(event: Tournament, user: Any) -> str:
+        table = round_table_get(event, round_table_id)
+        names = dict(Entry.objects.filter(pk__in=table.players).values_list("pk", "user__username"))
+        places = parse_places(request.POST, [names[p] for p in table.players])
+        organizer.round_table_adjudicate(
+            tournament_id=event.pk,
+            round_table_id=table.pk,
+            places=places,
+            actor=user,
+            reason=request.POST.get("reason", ""),
+        )
+        return f"Table {table.key or table.index + 1} is decided."
+
+    return _run(request, slug, call)
+
+
+@require_POST
+def round_post(request: HttpRequest, slug: str, round_id: int, action: str) -> HttpResponse:
+    def call(event: Tournament, user: Any) -> str:
+        if action == "start":
+            found = organizer.round_start(tournament_id=event.pk, round_id=round_id, actor=user)
+            return f"{found.name} has started."
+        ids = dict(event.entries.values_list("user__username", "pk"))
+        tables = parse_seating(request.POST.get("tables", ""), ids)
+        found = organizer.round_reseat(
+            tournament_id=event.pk, round_id=round_id, tables=tables, actor=user
+        )
+        return f"{found.name} is re-seated."
+
+    if action not in ("start", "reseat"):
+        raise Http404(f"no action {action}")
+    return _run(request, slug, call)
