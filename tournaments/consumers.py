@@ -1,0 +1,90 @@
+"""The event socket ``/ws/events/<slug>/``: anyone may watch an event (a draft only its
+organizers). It listens to the event's group (``tournaments.push``) and, for each change that
+committed, sends ``{"type": "event", "what", "status", "round"}``: what changed, the event's
+status and its current round's number, read fresh. The page then re-reads what it shows; a
+client that reconnects sends ``{"type": "sync"}`` and gets a frame (``what``: ``sync``) at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tournaments.errors import EventError
+from tournaments.models import Tournament
+from tournaments.push import event_group
+from tournaments.selectors import current_round, event_get
+
+CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such event
+
+
+def _db(func: Any) -> Any:
+    # Each call is a short read of its own; any thread will do (see games.consumers).
+    return database_sync_to_async(func, thread_sensitive=False)
+
+
+def _event_id(slug: str, user: Any) -> int | None:
+    try:
+        return event_get(slug, user).pk
+    except EventError:
+        return None
+
+
+def _frame(tournament_id: int, what: str) -> dict[str, Any]:
+    event = Tournament.objects.get(pk=tournament_id)
+    latest = current_round(event)
+    return {
+        "type": "event",
+        "what": what,
+        "status": event.status,
+        "round": latest.number if latest else None,
+    }
+
+
+class EventConsumer(AsyncJsonWebsocketConsumer):
+    """One watcher of one event; takes ``sync`` messages only."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.tournament_id = 0
+        self.group: str | None = None
+
+    async def connect(self) -> None:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        user = self.scope.get("user")
+        user = user if user is not None and user.is_authenticated else None
+        found = await _db(_event_id)(slug, user)
+        if found is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        self.tournament_id = found
+        self.group = event_group(found)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
+
+    async def event_changed(self, message: dict[str, Any]) -> None:
+        """A push from ``tournaments.push.on_commit_event``."""
+        await self.send_json(await _db(_frame)(self.tournament_id, message["what"]))
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+            return
+        await self.send_json(
+            {"type": "error", "error": "bad_request", "message": "type: must be sync"}
+        )
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        try:
+            await super().receive(text_data=text_data, bytes_data=bytes_data)
+        except ValueError:  # not JSON
+            await self.send_json(
+                {"type": "error", "error": "bad_request", "message": "a message must be JSON"}
+            )
