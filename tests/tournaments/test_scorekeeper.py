@@ -12,6 +12,7 @@ import pytest
 from accounts.models import Club, ClubMembership, User
 from games import timers
 from games.models import GameResult, HandResult, Table
+from ratings.audit import ratings_check
 from ratings.models import RatedGame, RatingChange
 from tests.games.clocks import record_sends
 from tests.tournaments.factories import (
@@ -258,6 +259,8 @@ def test_the_hooks_record_it_advance_the_event_and_rate_it(director: User, club:
     event.refresh_from_db()
     assert event.status == "finished" and event.champion.username == "bob"
     assert event.standings[0]["username"] == "bob"
+    # The ratings of entered games are rebuilt from their results like any other's.
+    assert ratings_check().equal
 
 
 def test_after_commit_it_is_finalized_like_any_game(
