@@ -21,6 +21,7 @@ urlpatterns = [
         views.table_adjudicate,
         name="table-adjudicate",
     ),
+    path(_EVENT + "tables/<int:round_table_id>/result/", views.table_result, name="table-result"),
     path(_EVENT + "rounds/<int:round_id>/<str:action>/", views.round_post, name="round"),
     path(_EVENT + "<str:action>/", views.event_post, name="action"),
 ]

@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 
 from accounts.models import Club, ClubMembership, User
+from games import finalization
 from tests.accounts.factories import UserFactory
 from tests.tournaments.live_events import (
     checked_in,
@@ -316,3 +317,22 @@ def test_checked_in_players_wait_for_the_start(director: User) -> None:
     event = checked_in(director, ["ann", "bob"])
     assert "You are checked in" in page(user("ann"), event)
     assert "Registration is closed." in page(UserFactory(), event)
+
+
+def test_enter_a_face_to_face_result(director: User) -> None:
+    event = running(director, ["ann", "bob"], online=False)
+    table = first_round(event).tables.get()
+    assert table.table_id is None
+    first, second = players_of(table)
+    html = page(director, event)
+    assert "Enter the result of table W1-1" in html and "Watch live" not in html
+    url = f"tables/{table.pk}/result/"
+    assert "is not a player" in submit(director, event, url, hands=f"{first} lots")
+    html = submit(director, event, url, hands=f"{first} 60/0, {second} 10/30\n")
+    assert "The result of table W1-1 is entered." in html
+    table.refresh_from_db()
+    for hook in finalization.hook_names():  # as the worker runs them after commit
+        finalization.run_hook(table.table_id, hook)
+    event.refresh_from_db()
+    assert event.status == "finished" and event.champion.username == first
+    assert f"Champion: <strong>{first}</strong>" in page(None, event)
