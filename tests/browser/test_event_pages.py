@@ -15,7 +15,7 @@ from tests.browser.pages import PageFactory, log_in
 from tests.browser.test_table import ARTIFACTS
 from tests.tournaments.live_events import decide, first_round, players_of, registering
 from tournaments.entries import entry_check_in, entry_register
-from tournaments.models import RoundTable
+from tournaments.models import RoundTable, Tournament
 from tournaments.services import tournament_open_check_in, tournament_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -43,24 +43,32 @@ def same_document(page: Page) -> bool:
     return bool(page.evaluate("window.__sameDocument === true"))
 
 
+def register_and_check_in(page: Page, event: Tournament, director: User) -> None:
+    """Find the event from the nav, register, and check in once check-in opens (the button
+    appears by itself)."""
+    page.get_by_role("link", name="Events").click()
+    page.get_by_role("link", name=event.name).click()
+    expect(page.locator("#you-message")).to_have_text("Registration is open.")
+    page.get_by_role("button", name="Register").click()
+    expect(page.locator(".messages")).to_contain_text(f"You are registered for {event.name}.")
+    expect(page.locator("#entries")).to_contain_text("ann")
+    live(page)
+    mark(page)
+    tournament_open_check_in(tournament_id=event.pk, actor=director)
+    check_in = page.get_by_role("button", name="Check in")
+    expect(check_in).to_be_visible()
+    assert same_document(page)  # the button appeared without a reload
+    check_in.click()
+    expect(page.locator(".messages")).to_contain_text("You are checked in.")
+
+
 def test_register_check_in_and_watch_the_bracket(new_page: PageFactory, asgi_server: str) -> None:
     director = UserFactory(username="director", is_staff=True)
     ann = UserFactory(username="ann")
     event = registering(director, OTHERS, name="Club night")
     page = new_page()
     log_in(page, asgi_server, ann)
-    page.get_by_role("link", name="Events").click()
-    page.get_by_role("link", name="Club night").click()
-    expect(page.locator("#you-message")).to_have_text("Registration is open.")
-    page.get_by_role("button", name="Register").click()
-    expect(page.locator(".messages")).to_contain_text("You are registered for Club night.")
-    expect(page.locator("#entries")).to_contain_text("ann")
-
-    live(page)
-    mark(page)
-    tournament_open_check_in(tournament_id=event.pk, actor=director)
-    page.get_by_role("button", name="Check in").click()  # appeared without a reload
-    expect(page.locator(".messages")).to_contain_text("You are checked in.")
+    register_and_check_in(page, event, director)
 
     live(page)
     mark(page)
