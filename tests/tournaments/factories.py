@@ -1,16 +1,21 @@
 """Helpers for event tests: users, an event brought to any status through the services, a
-started event, and a round table's finished game run through its finalization hooks."""
+started event, a round table's finished game run through its finalization hooks, a round decided,
+a refusal checked, the audit log read."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 from accounts.models import User
 from games import finalization
+from games.hosting import table_adjudicate
 from tests.accounts.factories import UserFactory
 from tournaments.entries import entry_check_in, entry_register
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.errors import EventError
+from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.services import (
     tournament_cancel,
     tournament_create,
@@ -106,3 +111,29 @@ def run_hooks(table_id: int) -> None:
     """Run every finalization hook of a finished game, as the workers do after commit."""
     for name in finalization.hook_names():
         finalization.run_hook(table_id, name)
+
+
+def decide_round(event: Tournament, number: int, actor: User) -> None:
+    """End every live game of the round by adjudication, alphabetical order winning, and run
+    their hooks (the results reach the event)."""
+    for table in round_of(event, number).tables.filter(places__isnull=True):
+        places = {name: i + 1 for i, name in enumerate(sorted(names_at(table)))}
+        if table.table is not None and table.table.status == "playing":
+            table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason="test")
+            run_hooks(table.table_id)
+
+
+def refused(
+    code: str, status: int, call: Callable[..., Any], *args: Any, **kwargs: Any
+) -> EventError:
+    """``call(*args, **kwargs)`` is refused with ``code`` and ``status``."""
+    with pytest.raises(EventError) as caught:
+        call(*args, **kwargs)
+    assert (caught.value.code, caught.value.status) == (code, status), caught.value.message
+    return caught.value
+
+
+def audit_actions(event: Tournament) -> list[str]:
+    """The event's audit log, oldest first."""
+    rows = AuditEntry.objects.filter(tournament=event).order_by("id")
+    return list(rows.values_list("action", flat=True))

@@ -1,6 +1,5 @@
-"""Organizer tools: who may use them, withdrawing and disqualifying players before and during an
-event, pausing and resuming it, adjudicating tables, re-seating and starting a waiting round,
-announcements, and the audit log they all write."""
+"""Organizer tools, part one: who may use them, withdrawing and disqualifying players before and
+during an event, pausing and resuming it (``test_organizer_rounds``: the rest)."""
 
 from __future__ import annotations
 
@@ -11,21 +10,21 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import Club, ClubMembership, User
-from games.hosting import table_adjudicate
 from games.models import Seat
 from tests.games.clocks import record_sends
 from tests.tournaments.factories import (
+    audit_actions,
+    decide_round,
     entry_of,
     make_event,
     names_at,
+    refused,
     round_of,
-    run_hooks,
     staff,
     started_event,
     users,
 )
-from tournaments.errors import EventError
-from tournaments.models import Announcement, AuditEntry, Entry, Tournament
+from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.organizer import (
     announce,
     entry_remove,
@@ -61,31 +60,6 @@ def quiet(monkeypatch: pytest.MonkeyPatch) -> None:
 def swiss(director: User, club: Club, **fields: Any) -> Tournament:
     """A running two-round Swiss of four (two tables a round), run by the club."""
     return started_event(director, FOUR, format="swiss", rounds=2, club=club, **fields)
-
-
-def refused(
-    code: str, status: int, call: Callable[..., Any], *args: Any, **kwargs: Any
-) -> EventError:
-    """``call(*args, **kwargs)`` is refused with ``code`` and ``status``."""
-    with pytest.raises(EventError) as caught:
-        call(*args, **kwargs)
-    assert (caught.value.code, caught.value.status) == (code, status), caught.value.message
-    return caught.value
-
-
-def finish_round(event: Tournament, number: int, director: User) -> None:
-    """End every live game of the round, alphabetical order winning, and run the hooks."""
-    for table in round_of(event, number).tables.filter(places__isnull=True):
-        places = {name: i + 1 for i, name in enumerate(sorted(names_at(table)))}
-        if table.table is not None and table.table.status == "playing":
-            table_adjudicate(table_id=table.table_id, places=places, actor=director, reason="t")
-            run_hooks(table.table_id)
-
-
-def actions(event: Tournament) -> list[str]:
-    return list(
-        AuditEntry.objects.filter(tournament=event).order_by("id").values_list("action", flat=True)
-    )
 
 
 # --- Who may use them --------------------------------------------------------------------------
@@ -163,9 +137,9 @@ def an_event_for(service: str, director: User, club: Club) -> Tournament:
 @pytest.mark.parametrize("kind", ["anonymous", "player", "member", "rival"])
 def test_outsiders_are_refused(director: User, club: Club, service: str, kind: str) -> None:
     event = an_event_for(service, director, club)
-    before = actions(event)
+    before = audit_actions(event)
     refused("forbidden", 403, SERVICES[service], event, someone(kind, event, club))
-    assert actions(event) == before
+    assert audit_actions(event) == before
 
 
 @pytest.mark.parametrize("service", sorted(SERVICES))
@@ -243,7 +217,7 @@ def test_during_the_event_a_disqualified_player_is_absent_and_left_out(
     assert (row.player, row.actor, row.data) == ("ann", director, {"reason": "cheating"})
     other = next(t for t in round_of(event).tables.all() if t.pk != table.pk)
     assert other.table is not None and other.table.withdrawn == []
-    finish_round(event, 1, director)
+    decide_round(event, 1, director)
     second = round_of(event, 2)
     assert second.status == "running"
     assert not Seat.objects.filter(table__tournament_table__round=second, user=ann.user).exists()
@@ -269,7 +243,7 @@ def test_pause_freezes_every_live_table_and_resume_restarts_them(
         game.refresh_from_db()
         assert game.paused_at is not None and game.paused_by == director
     event_pause(tournament_id=event.pk, actor=director)  # again: nothing new
-    assert actions(event).count("pause") == 1
+    assert audit_actions(event).count("pause") == 1
     event_resume(tournament_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.paused_at is None
@@ -277,13 +251,13 @@ def test_pause_freezes_every_live_table_and_resume_restarts_them(
         assert game is not None
         game.refresh_from_db()
         assert game.paused_at is None and game.deadline is not None
-    assert actions(event)[-2:] == ["pause", "resume"]
+    assert audit_actions(event)[-2:] == ["pause", "resume"]
 
 
 def test_a_round_planned_while_paused_waits_for_the_resume(director: User, club: Club) -> None:
     event = swiss(director, club)
     event_pause(tournament_id=event.pk, actor=director)
-    finish_round(event, 1, director)
+    decide_round(event, 1, director)
     waiting = round_of(event, 2)
     assert waiting.status == "pending"
     assert not waiting.tables.filter(table__isnull=False).exists()
@@ -298,238 +272,3 @@ def test_only_a_running_event_is_paused(director: User) -> None:
     event = make_event(director, status="registration")
     refused("wrong_status", 409, event_pause, tournament_id=event.pk, actor=director)
     refused("wrong_status", 409, event_resume, tournament_id=event.pk, actor=director)
-
-
-# --- Adjudicating ------------------------------------------------------------------------------
-
-
-def test_adjudicating_a_live_game_ends_it_and_the_hook_records_it(
-    director: User, club: Club
-) -> None:
-    event = swiss(director, club)
-    table = round_of(event).tables.first()
-    assert table is not None and table.table is not None
-    first, second = names_at(table)
-    places = {first: 2, second: 1}
-    round_table_adjudicate(
-        tournament_id=event.pk,
-        round_table_id=table.pk,
-        places=places,
-        actor=director,
-        reason="disconnect",
-    )
-    table.refresh_from_db()
-    assert table.adjudicated == "disconnect"
-    result = table.table.result
-    assert (result.ended, result.winner) == ("adjudicated", second)
-    run_hooks(table.table_id)
-    table.refresh_from_db()
-    assert table.places == [2, 1]
-    audit = AuditEntry.objects.filter(tournament=event, action="adjudicate").get()
-    assert audit.details == {"table": table.pk, "places": places, "reason": "disconnect"}
-    kwargs = {"round_table_id": table.pk, "places": places, "actor": director, "reason": "x"}
-    refused("wrong_status", 409, round_table_adjudicate, tournament_id=event.pk, **kwargs)
-
-
-def test_a_live_game_refuses_wrong_places(director: User, club: Club) -> None:
-    event = swiss(director, club)
-    table = round_of(event).tables.first()
-    assert table is not None
-    kwargs = {"round_table_id": table.pk, "actor": director}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places={"zed": 1},
-        reason="x",
-        **kwargs,
-    )
-    places = dict.fromkeys(names_at(table), 1)
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places=places,
-        reason=" ",
-        **kwargs,
-    )
-    refused(
-        "not_found",
-        404,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        round_table_id=table.pk + 99,
-        places=places,
-        actor=director,
-        reason="x",
-    )
-
-
-def test_adjudicating_face_to_face_records_at_once(director: User, club: Club) -> None:
-    event = started_event(director, ["ann", "bob"], club=club, online=False)
-    table = round_of(event).tables.get()
-    kwargs = {"round_table_id": table.pk, "actor": director}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places={"ann": 1},
-        reason="x",
-        **kwargs,
-    )
-    places = {"ann": 2, "bob": 1}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places=places,
-        reason="",
-        **kwargs,
-    )
-    round_table_adjudicate(tournament_id=event.pk, places=places, reason="no time", **kwargs)
-    table.refresh_from_db()
-    assert table.adjudicated == "no time" and table.table is None
-    assert dict(zip(names_at(table), table.places, strict=True)) == places
-    event.refresh_from_db()
-    assert event.status == "finished" and event.champion.username == "bob"
-
-
-# --- Re-seating and starting a waiting round ---------------------------------------------------
-
-
-def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) -> None:
-    event = swiss(director, club, auto_advance=False)
-    first = round_of(event)
-    assert first.status == "pending" and not first.tables.filter(table__isnull=False).exists()
-    ids = [entry_of(event, n).pk for n in FOUR]
-    tables = [[ids[3], ids[0]], [ids[1], ids[2]]]
-    round_reseat(tournament_id=event.pk, round_id=first.pk, tables=tables, actor=director)
-    rows = list(first.tables.order_by("index"))
-    assert [(t.key, t.players) for t in rows] == [("T1", tables[0]), ("T2", tables[1])]
-    assert AuditEntry.objects.get(tournament=event, action="reseat").details == {
-        "round": 1,
-        "tables": tables,
-    }
-    round_start(tournament_id=event.pk, round_id=first.pk, actor=director)
-    first.refresh_from_db()
-    assert first.status == "running"
-    seats = [
-        list(t.table.seat_set.order_by("position").values_list("user__username", flat=True))
-        for t in first.tables.order_by("index")
-    ]
-    assert seats == [["dan", "ann"], ["bob", "cid"]]
-    refused(
-        "wrong_status", 409, round_start, tournament_id=event.pk, round_id=first.pk, actor=director
-    )
-    refused(
-        "wrong_status",
-        409,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk,
-        tables=tables,
-        actor=director,
-    )
-    finish_round(event, 1, director)
-    second = round_of(event, 2)
-    assert second.status == "pending"  # waits for the organizer again
-    round_start(tournament_id=event.pk, round_id=second.pk, actor=director)
-    finish_round(event, 2, director)
-    event.refresh_from_db()
-    assert event.status == "finished"
-
-
-@pytest.mark.parametrize(
-    "seating",
-    [
-        [[0, 1], [2]],  # a player missing
-        [[0, 1], [2, 3], [3]],  # a player twice
-        [[0, 1, 2], [3]],  # tables of 3 and 1 at an event of tables of 2
-        [[0, 1], [2, 99]],  # someone else
-    ],
-)
-def test_reseat_refuses_other_players_or_sizes(
-    director: User, club: Club, seating: list[list[int]]
-) -> None:
-    event = swiss(director, club, auto_advance=False)
-    ids = [entry_of(event, n).pk for n in FOUR] + [0] * 96 + [123_456]
-    tables = [[ids[i] for i in t] for t in seating]
-    first = round_of(event)
-    before = list(first.tables.values_list("players", flat=True))
-    refused(
-        "bad_request",
-        400,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk,
-        tables=tables,
-        actor=director,
-    )
-    assert list(first.tables.values_list("players", flat=True)) == before
-    refused(
-        "not_found",
-        404,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk + 99,
-        tables=tables,
-        actor=director,
-    )
-
-
-# --- Announcements and the audit log -----------------------------------------------------------
-
-
-def test_announcements(director: User, club: Club) -> None:
-    event = swiss(director, club)
-    note = announce(tournament_id=event.pk, text="  Break until nine.  ", actor=director)
-    assert (note.text, note.author, note.tournament) == ("Break until nine.", director, event)
-    assert list(Announcement.objects.filter(tournament=event)) == [note]
-    refused("bad_request", 400, announce, tournament_id=event.pk, text="  ", actor=director)
-    assert AuditEntry.objects.get(tournament=event, action="announce").details == {
-        "text": "Break until nine."
-    }
-
-
-def test_the_audit_log_names_every_step_and_who_took_it(director: User, club: Club) -> None:
-    event = swiss(director, club, auto_advance=False)
-    round_start(tournament_id=event.pk, round_id=round_of(event).pk, actor=director)
-    event_pause(tournament_id=event.pk, actor=director)
-    event_resume(tournament_id=event.pk, actor=director)
-    announce(tournament_id=event.pk, text="Last round next", actor=director)
-    ann = entry_of(event, "ann")
-    entry_remove(
-        tournament_id=event.pk, entry_id=ann.pk, actor=director, disqualify=False, reason="ill"
-    )
-    assert actions(event) == [
-        "create",
-        "registration",
-        "check_in",
-        "start",
-        "start_round",
-        "pause",
-        "resume",
-        "announce",
-        "withdrawn",
-    ]
-    rows = AuditEntry.objects.filter(tournament=event)
-    assert {r.actor for r in rows} == {director}
-
-
-@pytest.mark.parametrize("format", ["single_elimination", "double_elimination"])
-def test_a_bracket_round_is_not_reseated(director: User, format: str) -> None:
-    # The draw fixes the matches: a re-seated round's results would stop the bracket (the
-    # format refuses a match played by other players) when the round ends.
-    event = started_event(director, FOUR, format=format, auto_advance=False)
-    first = round_of(event)
-    ids = [entry_of(event, n).pk for n in FOUR]
-    tables = [[ids[0], ids[1]], [ids[2], ids[3]]]
-    kwargs = {"round_id": first.pk, "tables": tables, "actor": director}
-    assert (
-        "bracket"
-        in refused("bad_request", 400, round_reseat, tournament_id=event.pk, **kwargs).message
-    )
