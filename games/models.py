@@ -329,7 +329,10 @@ class GameResult(models.Model):
 
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
     winner = models.CharField(max_length=150, blank=True)
-    ended = models.CharField(max_length=20, help_text="target, abandoned or adjudicated.")
+    ended = models.CharField(
+        max_length=20,
+        help_text="target, abandoned, adjudicated, or entered (a face-to-face game's result).",
+    )
     placements = models.JSONField(
         help_text='[{"player", "user", "place", "score", "absent", "acted"}] by place: "absent" '
         'as the game ended, "acted" whether the player ever made a move of their own.'

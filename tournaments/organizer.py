@@ -153,9 +153,17 @@ def round_table_adjudicate(
         table.refresh_from_db()
         if table.done or table.round.status != Round.Status.RUNNING:
             raise wrong_status("this table's result is already in, or its round is not running")
-        names = dict(Entry.objects.filter(pk__in=table.players).values_list("user__username", "pk"))
+        # Players who have left the event are not placed: ``record`` puts them last, absent,
+        # as at an online table and as the scorekeeper does.
+        names = dict(
+            Entry.objects.filter(pk__in=table.players, status=Entry.Status.PLAYING).values_list(
+                "user__username", "pk"
+            )
+        )
         if sorted(places) != sorted(names) or not reason.strip():
-            raise EventError("bad_request", "give every player of the table a place, and a reason")
+            raise EventError(
+                "bad_request", "give every player still in the event a place, and a reason"
+            )
         record(table, {names[n]: (p, 0, False) for n, p in places.items()})
         _note_adjudication(tournament_id, table, places, actor, reason)
         advance_if_done(event, table.round)

@@ -64,11 +64,12 @@ def tournament_create(*, created_by: User, name: str, format: str, **fields: Any
 def check_event(event: Tournament) -> None:
     """:raises EventError: ``bad_request`` for a setting the event cannot run with."""
     try:
-        get_format(event.format)
+        fmt = get_format(event.format)
         rules = event.ruleset.to_rules(event.overrides)
         rules.check_players(event.table_size)
     except (FormatError, ConfigError) as exc:
         raise EventError("bad_request", str(exc)) from None
+    _check_format_fits(fmt, event)
     unknown = set(event.options) - set(OPTION_NAMES)
     if unknown:
         raise EventError("bad_request", f"options: unknown {', '.join(sorted(unknown))}")
@@ -78,6 +79,25 @@ def check_event(event: Tournament) -> None:
         raise EventError("bad_request", f"time_bank_seconds: must be at most {TURN_SECONDS_MAX}")
     if event.members_only and event.club_id is None:
         raise EventError("bad_request", "members_only: an event for members needs a club")
+
+
+#: Field sizes tried when an event is created: its format must run with at least one of them
+#: (the real field is only known at the start, which checks it again).
+TRIAL_FIELDS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 64)
+
+
+def _check_format_fits(fmt: Any, event: Tournament) -> None:
+    """The format can run at this table size with some field (single elimination cannot at
+    tables of three, whatever the field)."""
+    settings = settings_of(event)
+    error = None
+    for field in TRIAL_FIELDS:
+        try:
+            fmt.check(field, settings)
+            return
+        except FormatError as exc:
+            error = exc
+    raise EventError("bad_request", str(error))
 
 
 def _ruleset(value: RuleSet | str) -> RuleSet:
@@ -156,10 +176,23 @@ def tournament_close_window(*, tournament_id: int, actor: User) -> Tournament:
 
 
 def tournament_cancel(*, tournament_id: int, actor: User | None, reason: str = "") -> Tournament:
-    """Call the event off (before it finishes); tables already playing play on unrated by it."""
-    frm = ("draft", "registration", "check_in", "running")
-    event = _move(tournament_id, actor, frm, "cancelled")
-    audit(event, actor, "cancel_reason", {"reason": reason})
+    """Call the event off (before it finishes), logged with the reason; tables already playing
+    play on, but their results no longer move the event. Cancelling twice is a no-op.
+
+    :raises EventError: ``forbidden``, ``wrong_status`` (finished).
+    """
+    with transaction.atomic():
+        event = lock_event(tournament_id)
+        if actor is not None:
+            require_admin(actor, event)
+        if event.status == Status.CANCELLED:
+            return event
+        if event.status == Status.FINISHED:
+            raise wrong_status("a finished event cannot be cancelled")
+        event.status = Status.CANCELLED
+        event.finished_at = timezone.now()
+        event.save(update_fields=["status", "finished_at"])
+        audit(event, actor, "cancelled", {"reason": reason})
     return event
 
 

@@ -214,9 +214,15 @@ def test_editing_an_event_is_logged(admin_client: Client, boss: User) -> None:
     assert admin_client.post(f"{EVENTS}add/", add_data()).status_code == 302
     event = Tournament.objects.get(slug="spring-cup")
     url = f"{EVENTS}{event.pk}/change/"
-    response = admin_client.post(url, add_data(name="Spring cup, day 1", table_size="4"))
+    four_seats = add_data(name="Spring cup, day 1", table_size="4", format="swiss_tables")
+    response = admin_client.post(url, four_seats)
     assert response.status_code == 302
     event.refresh_from_db()
     assert (event.name, event.table_size) == ("Spring cup, day 1", 4)
     edit = AuditEntry.objects.get(tournament=event, action="edit")
-    assert (edit.actor, edit.details) == (boss, {"fields": ["name", "table_size"]})
+    assert (edit.actor, edit.details) == (boss, {"fields": ["format", "name", "table_size"]})
+    # Single elimination cannot seat four: the admin says so and changes nothing.
+    refused = admin_client.post(url, add_data(name="Knockout", table_size="4"))
+    assert refused.status_code == 200 and b"table" in refused.content
+    event.refresh_from_db()
+    assert event.format == "swiss_tables"

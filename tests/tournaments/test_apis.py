@@ -208,7 +208,7 @@ def test_organizer_calls_move_the_event_through_its_life(director: User, ann: Us
     assert post(director, event, "resume/").json()["paused"] is False
     cancelled = post(director, event, "cancel/", reason="the hall flooded")
     assert cancelled.json()["status"] == "cancelled"
-    assert event.audit.filter(action="cancel_reason", details__reason="the hall flooded").exists()
+    assert event.audit.filter(action="cancelled", details__reason="the hall flooded").exists()
     assert error(post(director, event, "open-registration/")) == (409, "wrong_status")
 
 

@@ -64,5 +64,5 @@ def test_an_event_nobody_checked_in_to_is_cancelled_at_its_start() -> None:
     assert events_due()["cancelled"] == 1
     event.refresh_from_db()
     assert event.status == "cancelled"
-    reason = AuditEntry.objects.get(tournament=event, action="cancel_reason").details["reason"]
+    reason = AuditEntry.objects.get(tournament=event, action="cancelled").details["reason"]
     assert reason
