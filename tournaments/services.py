@@ -69,10 +69,10 @@ def check_event(event: Tournament) -> None:
         rules.check_players(event.table_size)
     except (FormatError, ConfigError) as exc:
         raise EventError("bad_request", str(exc)) from None
-    _check_format_fits(fmt, event)
     unknown = set(event.options) - set(OPTION_NAMES)
     if unknown:
         raise EventError("bad_request", f"options: unknown {', '.join(sorted(unknown))}")
+    _check_format_fits(fmt, event)
     if not 1 <= event.turn_seconds <= TURN_SECONDS_MAX:
         raise EventError("bad_request", f"turn_seconds: must be 1 to {TURN_SECONDS_MAX}")
     if event.time_bank_seconds > TURN_SECONDS_MAX:
@@ -89,15 +89,14 @@ TRIAL_FIELDS = (2, 3, 4, 6, 8, 12, 16, 24, 32, 64)
 def _check_format_fits(fmt: Any, event: Tournament) -> None:
     """The format can run at this table size with some field (single elimination cannot at
     tables of three, whatever the field)."""
-    settings = settings_of(event)
-    error = None
+    error: Exception | None = None
     for field in TRIAL_FIELDS:
         try:
-            fmt.check(field, settings)
+            fmt.check(field, settings_of(event))
             return
-        except FormatError as exc:
+        except (FormatError, TypeError, ValueError) as exc:  # a bad option's value too
             error = exc
-    raise EventError("bad_request", str(error))
+    raise EventError("bad_request", f"options: {error}")
 
 
 def _ruleset(value: RuleSet | str) -> RuleSet:
