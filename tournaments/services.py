@@ -115,10 +115,14 @@ def _club(slug: str) -> Club:
     return found
 
 
+#: Slugs the event pages' own paths use (``/events/new/``): no event may take one.
+RESERVED_SLUGS = {"new"}
+
+
 def _free_slug(name: str) -> str:
     base = slugify(name)[:100] or "event"
     slug, n = base, 1
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug

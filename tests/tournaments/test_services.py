@@ -71,6 +71,8 @@ def test_create_checks_its_settings(director: User) -> None:
     made = event(director)
     assert (made.status, made.slug, made.format) == ("draft", "club-night", "single_elimination")
     assert event(director).slug == "club-night-2"
+    named_new = tournament_create(created_by=director, name="New", format="swiss")
+    assert named_new.slug == "new-2"  # /events/new/ is the creation form
     bad = [
         {"format": "knockout"},
         {"table_size": 9},
