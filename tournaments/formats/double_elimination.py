@@ -31,8 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import bracket as b
-from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings, Standing
-from .common import check_duel, check_history, field_by_id, ranked
+from .base import Settings
 
 
 def _losers_specs(winners: list[b.Spec]) -> list[b.Spec]:
@@ -66,17 +65,6 @@ def _losers_specs(winners: list[b.Spec]) -> list[b.Spec]:
     return specs
 
 
-def _specs(players: int, settings: Settings) -> list[b.Spec]:
-    winners = b.winners_specs(players)
-    losers = _losers_specs(winners) if winners[-1].round > 1 else []
-    top = winners[-1].key
-    second = b.winner(losers[-1].key) if losers else b.loser(top)
-    specs = [*winners, *losers, b.Spec("GF", 1, "final", (b.winner(top), second))]
-    if settings.grand_final_reset:
-        specs.append(b.Spec("GF2", 2, "final", specs[-1].feeds, reset_of="GF"))
-    return specs
-
-
 def _round_name(ready: Sequence[b.Spec]) -> str:
     parts: list[str] = []
     for spec in ready:
@@ -89,98 +77,40 @@ def _round_name(ready: Sequence[b.Spec]) -> str:
     return " / ".join(parts)
 
 
-class DoubleElimination:
+class DoubleElimination(b.Elimination):
     """The ``double_elimination`` format (see the module)."""
 
     slug = "double_elimination"
     name = "Double elimination"
 
-    def check(self, entrants: int, settings: Settings) -> None:
-        """:raises FormatError: a table size other than 2, or fewer than 2 players."""
-        check_duel(entrants, settings, self.name)
+    def _specs(self, players: int, settings: Settings) -> list[b.Spec]:
+        winners = b.winners_specs(players)
+        losers = _losers_specs(winners) if winners[-1].round > 1 else []
+        top = winners[-1].key
+        second = b.winner(losers[-1].key) if losers else b.loser(top)
+        specs = [*winners, *losers, b.Spec("GF", 1, "final", (b.winner(top), second))]
+        if settings.grand_final_reset:
+            specs.append(b.Spec("GF2", 2, "final", specs[-1].feeds, reset_of="GF"))
+        return specs
 
-    def _states(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> tuple[list[b.Spec], dict[str, b.State]]:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        specs = _specs(len(entrants), settings)
-        return specs, b.resolve(specs, entrants, played)
+    def _round(self, ready: list[b.Spec], specs: list[b.Spec]) -> tuple[list[b.Spec], str]:
+        """Every ready match."""
+        return ready, _round_name(ready)
 
-    def bracket(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> b.Bracket:
-        """Every match of the event, decided or not (``GF2`` while it may still be played).
-
-        :raises FormatError: as ``next_round``.
-        """
-        return b.drawn(*self._states(entrants, played, settings))
-
-    def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> RoundPlan | None:
-        """Every ready match, or ``None`` once the event is over.
-
-        :raises FormatError: a bad field, settings or history.
-        """
-        specs, states = self._states(entrants, played, settings)
-        ready = b.ready(specs, states)
-        if not ready:
-            return None
-        tables = tuple(
-            Seating(tuple(p for p in states[s.key].occupants if isinstance(p, int)), s.key)
-            for s in ready
-        )
-        return RoundPlan(len(played) + 1, _round_name(ready), tables)
-
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Final standings once over, live before (see the module).
-
-        :raises FormatError: as ``next_round``.
-        """
-        specs, states = self._states(entrants, played, settings)
-        wins, losses = b.wins_and_losses(states)
-        out = _eliminated(specs, states, settings)
-
-        def key(e: Entrant) -> tuple[float, ...]:
-            if e.id in out:
-                return (0, out[e.id], 0, 0)
-            return (1, 0, -losses.get(e.id, 0), wins.get(e.id, 0))
-
-        return [
-            Standing(e.id, rank, float(wins.get(e.id, 0)), {}, e.id in out)
-            for rank, e in ranked(entrants, key)
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The last final's winner once the event is over, else ``None``."""
-        specs, states = self._states(entrants, played, settings)
-        if b.ready(specs, states):
-            return None
-        last = [states[s.key] for s in specs if s.side == "final" and not states[s.key].void]
-        winner = last[-1].winner
-        return winner if isinstance(winner, int) else None
-
-
-def _eliminated(
-    specs: Sequence[b.Spec], states: dict[str, b.State], settings: Settings
-) -> dict[int, int]:
-    """Entrants out of the event, with how far they got (a later losers round is further; the
-    finals are furthest)."""
-    depth = max((s.round for s in specs if s.side == "losers"), default=0) + 1
-    out: dict[int, int] = {}
-    for spec in specs:
-        s = states[spec.key]
-        if not isinstance(s.loser, int):
-            continue
-        if spec.side == "losers":
-            out[s.loser] = spec.round
-        elif spec.key == "GF2" or (
-            spec.key == "GF" and (s.loser == s.occupants[1] or not settings.grand_final_reset)
-        ):
-            out[s.loser] = depth
-    return out
+    def _out(
+        self, specs: list[b.Spec], states: dict[str, b.State], settings: Settings
+    ) -> dict[int, tuple[int, int]]:
+        """The losers round each loser went out in; the finals are furthest."""
+        depth = max((s.round for s in specs if s.side == "losers"), default=0) + 1
+        out: dict[int, tuple[int, int]] = {}
+        for spec in specs:
+            s = states[spec.key]
+            if not isinstance(s.loser, int):
+                continue
+            if spec.side == "losers":
+                out[s.loser] = (spec.round, 0)
+            elif spec.key == "GF2" or (
+                spec.key == "GF" and (s.loser == s.occupants[1] or not settings.grand_final_reset)
+            ):
+                out[s.loser] = (depth, 0)
+        return out

@@ -21,20 +21,8 @@ a bye counting as a win.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from . import bracket as b
-from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings, Standing
-from .common import check_duel, check_history, field_by_id, ranked
-
-
-def _specs(players: int, settings: Settings) -> list[b.Spec]:
-    specs = b.winners_specs(players)
-    last = specs[-1].round
-    if settings.third_place and last >= 2:
-        semis = [s.key for s in specs if s.round == last - 1]
-        specs.append(b.Spec("3rd", last, "third", (b.loser(semis[0]), b.loser(semis[1]))))
-    return specs
+from .base import Settings
 
 
 def _round_name(rnd: int, last: int) -> str:
@@ -42,86 +30,35 @@ def _round_name(rnd: int, last: int) -> str:
     return names.get(rnd, f"Round {rnd}")
 
 
-class SingleElimination:
+class SingleElimination(b.Elimination):
     """The ``single_elimination`` format (see the module)."""
 
     slug = "single_elimination"
     name = "Single elimination"
 
-    def check(self, entrants: int, settings: Settings) -> None:
-        """:raises FormatError: a table size other than 2, or fewer than 2 players."""
-        check_duel(entrants, settings, self.name)
+    def _specs(self, players: int, settings: Settings) -> list[b.Spec]:
+        specs = b.winners_specs(players)
+        last = specs[-1].round
+        if settings.third_place and last >= 2:
+            semis = [s.key for s in specs if s.round == last - 1]
+            specs.append(b.Spec("3rd", last, "third", (b.loser(semis[0]), b.loser(semis[1]))))
+        return specs
 
-    def _states(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> tuple[list[b.Spec], dict[str, b.State]]:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        specs = _specs(len(entrants), settings)
-        return specs, b.resolve(specs, entrants, played)
-
-    def bracket(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> b.Bracket:
-        """Every match of the event, decided or not.
-
-        :raises FormatError: as ``next_round``.
-        """
-        return b.drawn(*self._states(entrants, played, settings))
-
-    def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> RoundPlan | None:
-        """The ready matches of the earliest bracket round not yet played, or ``None``.
-
-        :raises FormatError: a bad field, settings or history.
-        """
-        specs, states = self._states(entrants, played, settings)
-        ready = b.ready(specs, states)
-        if not ready:
-            return None
+    def _round(self, ready: list[b.Spec], specs: list[b.Spec]) -> tuple[list[b.Spec], str]:
+        """The ready matches of the earliest bracket round not yet played."""
         rnd = min(s.round for s in ready)
-        tables = tuple(Seating(_players(states[s.key]), s.key) for s in ready if s.round == rnd)
-        return RoundPlan(len(played) + 1, _round_name(rnd, specs[-1].round), tables)
+        return [s for s in ready if s.round == rnd], _round_name(rnd, specs[-1].round)
 
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Final standings once over, live before (see the module).
-
-        :raises FormatError: as ``next_round``.
-        """
-        specs, states = self._states(entrants, played, settings)
-        wins, _ = b.wins_and_losses(states)
-        out_in: dict[int, tuple[int, int]] = {}  # loser -> (round lost, third-place bonus)
+    def _out(
+        self, specs: list[b.Spec], states: dict[str, b.State], settings: Settings
+    ) -> dict[int, tuple[int, int]]:
+        """The round each loser lost in; the third-place match's winner gets a bonus."""
+        out: dict[int, tuple[int, int]] = {}
         for spec in specs:
             s = states[spec.key]
             if spec.side == "third":
                 if isinstance(s.winner, int):
-                    out_in[s.winner] = (out_in[s.winner][0], 1)
+                    out[s.winner] = (out[s.winner][0], 1)
             elif isinstance(s.loser, int):
-                out_in[s.loser] = (spec.round, 0)
-
-        def key(e: Entrant) -> tuple[float, ...]:
-            if e.id in out_in:
-                return (0, *out_in[e.id], 0)
-            return (1, 0, 0, wins.get(e.id, 0))
-
-        return [
-            Standing(e.id, rank, float(wins.get(e.id, 0)), {}, e.id in out_in)
-            for rank, e in ranked(entrants, key)
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The final's winner once the event is over, else ``None``."""
-        specs, states = self._states(entrants, played, settings)
-        if b.ready(specs, states):
-            return None
-        final = states[next(s.key for s in reversed(specs) if s.side == "winners")]
-        return final.winner if isinstance(final.winner, int) else None
-
-
-def _players(state: b.State) -> tuple[int, ...]:
-    return tuple(p for p in state.occupants if isinstance(p, int))
+                out[s.loser] = (spec.round, 0)
+        return out
