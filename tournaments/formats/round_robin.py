@@ -31,18 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings, Standing
+from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings
 from .common import (
     check_duel,
     check_history,
     check_multi_seat,
     check_placement_points,
     field_by_id,
-    ranked,
     table_sizes,
 )
 from .seating import swap_pass
-from .tally import Tally, scale_of, tally
+from .tally import Tally, TallyFormat
 
 #: How many tables either way a swap looks: every table in a field of up to 33 tables (132
 #: players at four seats), and a bounded cost per player in bigger fields.
@@ -135,7 +134,7 @@ def _cover_plan(
     return RoundPlan(number, f"Round {number}", seats)
 
 
-class RoundRobin:
+class RoundRobin(TallyFormat):
     """The ``round_robin`` format (see the module)."""
 
     slug = "round_robin"
@@ -164,38 +163,11 @@ class RoundRobin:
         order = [e.id for e in sorted(entrants, key=lambda e: e.seed)]
         return _circle_plan(order, len(played) + 1, settings)
 
-    def _tally(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> Tally:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        return tally((e.id for e in entrants), played, scale_of(settings), 0.0)
-
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Points, then Sonneborn-Berger (two seats), then game points; live or final.
-
-        :raises FormatError: as ``next_round``.
-        """
-        t = self._tally(entrants, played, settings)
-
-        def breaks(p: int) -> dict[str, float]:
-            if settings.table_size == 2:
-                return {"sonneborn_berger": t.sonneborn_berger(p), "game_points": t.game_points[p]}
-            return {"game_points": t.game_points[p]}
-
-        lines = {e.id: breaks(e.id) for e in entrants}
-        key = {e.id: (t.score[e.id], *lines[e.id].values()) for e in entrants}
-        return [
-            Standing(e.id, rank, t.score[e.id], lines[e.id])
-            for rank, e in ranked(entrants, lambda e: key[e.id])
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The top of the final standings (a tie on everything: the better seed), else ``None``."""
-        if self.next_round(entrants, played, settings) is not None:
-            return None
-        return self.standings(entrants, played, settings)[0].entrant
+    def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
+        """Sonneborn-Berger (two seats only), then game points."""
+        if settings.table_size == 2:
+            return {
+                "sonneborn_berger": t.sonneborn_berger(entrant),
+                "game_points": t.game_points[entrant],
+            }
+        return {"game_points": t.game_points[entrant]}

@@ -24,10 +24,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Settings, Standing
-from .common import DUEL_SCORES, check_duel, check_history, field_by_id, ranked
+from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Settings
+from .common import check_duel
 from .swiss_pairing import pair_round
-from .tally import Tally, tally
+from .tally import Tally, TallyFormat
 
 #: A bye is worth a win, the usual Swiss convention: the player was ready to play.
 BYE_SCORE = 1.0
@@ -47,11 +47,12 @@ def rounds_of(players: int, settings: Settings) -> int:
     return default_rounds(players) if settings.rounds is None else settings.rounds
 
 
-class Swiss:
+class Swiss(TallyFormat):
     """The ``swiss`` format (see the module)."""
 
     slug = "swiss"
     name = "Swiss"
+    bye_score = BYE_SCORE
 
     def check(self, entrants: int, settings: Settings) -> None:
         """:raises FormatError: a table size other than 2, fewer than 2 players, or rounds
@@ -61,13 +62,6 @@ class Swiss:
         most = entrants if entrants % 2 else entrants - 1
         if not 1 <= rounds <= most:
             raise FormatError(f"{entrants} players can play 1 to {most} Swiss rounds, not {rounds}")
-
-    def _tally(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> Tally:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        return tally((e.id for e in entrants), played, DUEL_SCORES, BYE_SCORE)
 
     def next_round(
         self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
@@ -90,28 +84,6 @@ class Swiss:
         number = len(played) + 1
         return RoundPlan(number, f"Round {number}", tables, byes)
 
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Score, Buchholz, Sonneborn-Berger; live or final.
-
-        :raises FormatError: as ``next_round``.
-        """
-        t = self._tally(entrants, played, settings)
-        lines = {
-            e.id: {"buchholz": t.buchholz(e.id), "sonneborn_berger": t.sonneborn_berger(e.id)}
-            for e in entrants
-        }
-        key = {e.id: (t.score[e.id], *lines[e.id].values()) for e in entrants}
-        return [
-            Standing(e.id, rank, t.score[e.id], lines[e.id])
-            for rank, e in ranked(entrants, lambda e: key[e.id])
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The top of the final standings once the last round is played, else ``None``."""
-        if self.next_round(entrants, played, settings) is not None:
-            return None
-        return self.standings(entrants, played, settings)[0].entrant
+    def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
+        """Buchholz, then Sonneborn-Berger."""
+        return {"buchholz": t.buchholz(entrant), "sonneborn_berger": t.sonneborn_berger(entrant)}

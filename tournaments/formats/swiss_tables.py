@@ -24,18 +24,15 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Settings, Standing
+from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Settings
 from .common import (
-    check_history,
     check_multi_seat,
     check_placement_points,
-    field_by_id,
-    ranked,
     snake,
     table_sizes,
 )
 from .seating import swap_pass
-from .tally import Tally, tally
+from .tally import Tally, TallyFormat
 
 #: Swaps reach only the neighbouring tables, so players stay among those with near scores.
 SWAP_WINDOW = 1
@@ -60,7 +57,7 @@ def _by_standing(order: list[int], sizes: Sequence[int], t: Tally) -> list[list[
     return [sorted(table, key=rank.__getitem__) for table in tables]
 
 
-class SwissTables:
+class SwissTables(TallyFormat):
     """The ``swiss_tables`` format (see the module)."""
 
     slug = "swiss_tables"
@@ -73,13 +70,6 @@ class SwissTables:
         check_placement_points(settings)
         if settings.rounds is not None and settings.rounds < 1:
             raise FormatError(f"Swiss tables need at least 1 round, not {settings.rounds}")
-
-    def _tally(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> Tally:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        return tally((e.id for e in entrants), played, settings.placement_points, 0.0)
 
     def next_round(
         self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
@@ -102,23 +92,6 @@ class SwissTables:
         seats = tuple(Seating(tuple(table), f"T{n}") for n, table in enumerate(tables, 1))
         return RoundPlan(number, f"Round {number}", seats)
 
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Placement points, then game points; live or final.
-
-        :raises FormatError: as ``next_round``.
-        """
-        t = self._tally(entrants, played, settings)
-        return [
-            Standing(e.id, rank, t.score[e.id], {"game_points": t.game_points[e.id]})
-            for rank, e in ranked(entrants, lambda e: (t.score[e.id], t.game_points[e.id]))
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The top of the final standings once the last round is played, else ``None``."""
-        if self.next_round(entrants, played, settings) is not None:
-            return None
-        return self.standings(entrants, played, settings)[0].entrant
+    def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
+        """Game points."""
+        return {"game_points": t.game_points[entrant]}

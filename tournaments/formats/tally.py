@@ -2,15 +2,19 @@
 
 The table score follows ``common.table_scores`` (ties share the average); a bye scores the
 format's bye value and counts as no opponent (it adds nothing to Buchholz or Sonneborn-Berger).
+
+``TallyFormat`` is what the formats ranked by such a tally share (round robin, Swiss, Swiss
+tables): standings by score, then the format's tiebreaks; the champion tops the final standings.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .base import PlayedRound, Settings
-from .common import DUEL_SCORES, table_scores
+from .base import Entrant, PlayedRound, RoundPlan, Settings, Standing
+from .common import DUEL_SCORES, check_history, field_by_id, ranked, table_scores
 
 
 @dataclass(slots=True)
@@ -79,3 +83,57 @@ def tally(
                 t.duels[a].append((b, scores[a]))
                 t.duels[b].append((a, scores[b]))
     return t
+
+
+class TallyFormat(ABC):
+    """A format ranked by its tally: score, then the tiebreaks ``_tiebreaks`` names, in order
+    (equal on all of them shares a rank; the better seed is listed first)."""
+
+    name: str
+    #: What a bye scores.
+    bye_score = 0.0
+
+    @abstractmethod
+    def check(self, entrants: int, settings: Settings) -> None:
+        """:raises FormatError: a field or settings the format cannot run."""
+
+    @abstractmethod
+    def next_round(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> RoundPlan | None:
+        """The next round's plan, or ``None`` once the event is over."""
+
+    @abstractmethod
+    def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
+        """One entrant's tiebreaks, in their order of application."""
+
+    def _tally(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> Tally:
+        check_history(played, field_by_id(entrants))
+        self.check(len(entrants), settings)
+        return tally((e.id for e in entrants), played, scale_of(settings), self.bye_score)
+
+    def standings(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> list[Standing]:
+        """Score, then the format's tiebreaks; live or final.
+
+        :raises FormatError: as ``next_round``.
+        """
+        t = self._tally(entrants, played, settings)
+        lines = {e.id: self._tiebreaks(t, e.id, settings) for e in entrants}
+        key = {e.id: (t.score[e.id], *lines[e.id].values()) for e in entrants}
+        return [
+            Standing(e.id, rank, t.score[e.id], lines[e.id])
+            for rank, e in ranked(entrants, lambda e: key[e.id])
+        ]
+
+    def champion(
+        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+    ) -> int | None:
+        """The top of the final standings (a tie on everything: the better seed) once the last
+        round is played, else ``None``."""
+        if self.next_round(entrants, played, settings) is not None:
+            return None
+        return self.standings(entrants, played, settings)[0].entrant
