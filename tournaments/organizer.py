@@ -86,30 +86,22 @@ def entry_remove(
 def event_pause(*, tournament_id: int, actor: User) -> Tournament:
     """Freeze every table of the event (their clocks stand still) and hold back new rounds."""
     with transaction.atomic():
-        event = lock_event(tournament_id)
-        require_admin(actor, event)
-        if event.status != Status.RUNNING:
-            raise wrong_status("only a running event can be paused")
+        event = _running_event(tournament_id, actor, "paused")
         if event.paused_at is None:
             event.paused_at = timezone.now()
             event.save(update_fields=["paused_at"])
             audit(event, actor, "pause", {})
         tables = [t.pk for t in live_tables(event)]
-    for table_id in tables:
-        _quietly(table_pause, table_id, actor)
+    _quietly(table_pause, tables, actor)
     return event
 
 
 def event_resume(*, tournament_id: int, actor: User) -> Tournament:
     """Restart the clocks of every table, and start the round that waited meanwhile."""
     with transaction.atomic():
-        event = lock_event(tournament_id)
-        require_admin(actor, event)
-        if event.status != Status.RUNNING:
-            raise wrong_status("only a running event can be resumed")
+        event = _running_event(tournament_id, actor, "resumed")
         tables = [t.pk for t in live_tables(event)]
-    for table_id in tables:
-        _quietly(table_resume, table_id, actor)
+    _quietly(table_resume, tables, actor)
     with transaction.atomic():
         event = lock_event(tournament_id)
         if event.paused_at is not None:
@@ -122,13 +114,24 @@ def event_resume(*, tournament_id: int, actor: User) -> Tournament:
     return event
 
 
-def _quietly(call: Any, table_id: int, actor: User) -> None:
-    """Pause or resume one table; one that has just finished (or was already so) is skipped."""
-    try:
-        call(table_id=table_id, user=actor)
-    except TableError as exc:
-        if exc.status >= 500:
-            raise
+def _running_event(tournament_id: int, actor: User, done: str) -> Tournament:
+    """The event, locked, once ``actor`` runs it and it is running (else it cannot be ``done``).
+    Call inside a transaction."""
+    event = lock_event(tournament_id)
+    require_admin(actor, event)
+    if event.status != Status.RUNNING:
+        raise wrong_status(f"only a running event can be {done}")
+    return event
+
+
+def _quietly(call: Any, tables: list[int], actor: User) -> None:
+    """Pause or resume each table; one that has just finished (or was already so) is skipped."""
+    for table_id in tables:
+        try:
+            call(table_id=table_id, user=actor)
+        except TableError as exc:
+            if exc.status >= 500:
+                raise
 
 
 def round_table_adjudicate(
