@@ -286,35 +286,31 @@ class EntryAdmin(admin.ModelAdmin):
         return False
 
 
-def players_and_places(table: RoundTable) -> str:
-    """``ann 1, bob 2`` (places once the result is in), in seat order."""
-    names = dict(Entry.objects.filter(pk__in=table.players).values_list("pk", "user__username"))
-    places = table.places or [None] * len(table.players)
-    return ", ".join(
-        names.get(pid, str(pid)) + ("" if place is None else f" {place}")
-        for pid, place in zip(table.players, places, strict=True)
-    )
-
-
-def game_link(table: RoundTable) -> SafeString | str:
-    if table.table_id is None:
-        return "-"
-    url = reverse("admin:games_table_change", args=[table.table_id])
-    return format_html('<a href="{}">table {}</a>', url, table.table_id)
-
-
-class RoundTableInline(ViewOnlyInline):
-    model = RoundTable
-    fields = ["index", "key", "seated", "game", "adjudicated", "finished_at"]
-    readonly_fields = fields
+class RoundTableColumns:
+    """A round table's players with their places, and its game, as read-only columns."""
 
     @admin.display(description="Players and places")
     def seated(self, obj: RoundTable) -> str:
-        return players_and_places(obj)
+        """``ann 1, bob 2`` (places once the result is in), in seat order."""
+        names = dict(Entry.objects.filter(pk__in=obj.players).values_list("pk", "user__username"))
+        places = obj.places or [None] * len(obj.players)
+        return ", ".join(
+            names.get(pid, str(pid)) + ("" if place is None else f" {place}")
+            for pid, place in zip(obj.players, places, strict=True)
+        )
 
     @admin.display(description="Game")
     def game(self, obj: RoundTable) -> SafeString | str:
-        return game_link(obj)
+        if obj.table_id is None:
+            return "-"
+        url = reverse("admin:games_table_change", args=[obj.table_id])
+        return format_html('<a href="{}">table {}</a>', url, obj.table_id)
+
+
+class RoundTableInline(RoundTableColumns, ViewOnlyInline):
+    model = RoundTable
+    fields = ["index", "key", "seated", "game", "adjudicated", "finished_at"]
+    readonly_fields = fields
 
 
 @admin.register(Round)
@@ -327,21 +323,13 @@ class RoundAdmin(ViewOnlyAdmin):
 
 
 @admin.register(RoundTable)
-class RoundTableAdmin(ViewOnlyAdmin):
+class RoundTableAdmin(RoundTableColumns, ViewOnlyAdmin):
     list_display = ["__str__", "key", "seated", "game", "adjudicated", "finished_at"]
     list_filter = ["round__status"]
     list_select_related = ["round__tournament"]
     search_fields = ["round__tournament__name", "key"]
     fields = ["round", "index", "key", "seated", "points", "game", "adjudicated", "finished_at"]
     readonly_fields = fields
-
-    @admin.display(description="Players and places")
-    def seated(self, obj: RoundTable) -> str:
-        return players_and_places(obj)
-
-    @admin.display(description="Game")
-    def game(self, obj: RoundTable) -> SafeString | str:
-        return game_link(obj)
 
 
 @admin.register(Announcement)
