@@ -13,7 +13,7 @@ from accounts.models import User
 from tests.accounts.factories import UserFactory
 from tests.browser.pages import PageFactory, log_in
 from tests.browser.test_table import ARTIFACTS
-from tests.tournaments.live_events import decide, first_round, players_of, registering
+from tests.tournaments.factories import decide, make_event, names_at, round_of
 from tournaments.entries import entry_check_in, entry_register
 from tournaments.models import RoundTable, Tournament
 from tournaments.services import tournament_open_check_in, tournament_start
@@ -65,7 +65,7 @@ def register_and_check_in(page: Page, event: Tournament, director: User) -> None
 def test_register_check_in_and_watch_the_bracket(new_page: PageFactory, asgi_server: str) -> None:
     director = UserFactory(username="director", is_staff=True)
     ann = UserFactory(username="ann")
-    event = registering(director, OTHERS, name="Club night")
+    event = make_event(director, status="registration", players=OTHERS, name="Club night")
     page = new_page()
     log_in(page, asgi_server, ann)
     register_and_check_in(page, event, director)
@@ -82,10 +82,10 @@ def test_register_check_in_and_watch_the_bracket(new_page: PageFactory, asgi_ser
     assert same_document(page)
     shoot(page, "event-bracket-started")
 
-    mine = next(t for t in first_round(event).tables.all() if "ann" in players_of(t))
+    mine = next(t for t in round_of(event).tables.all() if "ann" in names_at(t))
     other = RoundTable.objects.exclude(pk=mine.pk).get(round=mine.round)
-    winner = players_of(other)[0]
-    decide(other, director, winner=winner)
+    winner = names_at(other)[0]
+    decide(other, director, [winner])
     decided = page.locator(f"#match-{other.key}")
     expect(decided).to_have_attribute("data-state", "done")
     expect(decided.locator(".slot.won")).to_contain_text(winner)
@@ -101,7 +101,7 @@ def test_an_organizer_keeps_typing_while_the_page_updates(
     new_page: PageFactory, asgi_server: str
 ) -> None:
     director = UserFactory(username="director", is_staff=True)
-    event = registering(director, ["bob"], name="Club night")
+    event = make_event(director, status="registration", players=["bob"], name="Club night")
     page = new_page()
     log_in(page, asgi_server, director)
     page.goto(asgi_server + event.get_absolute_url())

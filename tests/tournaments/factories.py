@@ -1,6 +1,6 @@
 """Helpers for event tests: users, an event brought to any status through the services, a
-started event, a round table's finished game run through its finalization hooks, a round decided,
-a refusal checked, the audit log read."""
+started event, a round table's live game decided and run through its finalization hooks as the
+workers do, a round decided, a refusal checked, the audit log read."""
 
 from __future__ import annotations
 
@@ -32,6 +32,10 @@ _PATH = {
 }
 
 
+#: The field of most events here: two tables of two.
+FOUR = ["ann", "bob", "cid", "dan"]
+
+
 def users(*names: str, **fields: Any) -> list[User]:
     """One user per name (``fields`` for all of them, e.g. ``is_staff=True``)."""
     return [UserFactory(username=name, **fields) for name in names]
@@ -39,6 +43,11 @@ def users(*names: str, **fields: Any) -> list[User]:
 
 def staff(name: str = "director") -> User:
     return UserFactory(username=name, is_staff=True)
+
+
+def user_named(name: str) -> User:
+    """The user called ``name``, made when there is none yet."""
+    return User.objects.filter(username=name).first() or UserFactory(username=name)
 
 
 def make_event(
@@ -49,15 +58,16 @@ def make_event(
     **fields: Any,
 ) -> Tournament:
     """An event created by ``created_by`` (who must be allowed to run it: staff, say) and moved
-    through the services to ``status``. ``players`` (users, or names of new users) register
-    once registration opens and check in once check-in opens. By default a single-elimination
-    event of two-player tables with a target of 50; ``fields`` as ``tournament_create`` takes.
+    through the services to ``status``. ``players`` (users, or usernames: see ``user_named``)
+    register once registration opens and check in once check-in opens. By default a
+    single-elimination event of two-player tables with a target of 50; ``fields`` as
+    ``tournament_create`` takes.
     """
     fields.setdefault("name", "Club night")
     fields.setdefault("format", "single_elimination")
     fields.setdefault("overrides", {"target": 50})
     event = tournament_create(created_by=created_by, **fields)
-    entrants = [UserFactory(username=p) if isinstance(p, str) else p for p in players]
+    entrants = [user_named(p) if isinstance(p, str) else p for p in players]
     if status == "cancelled":
         return tournament_cancel(tournament_id=event.pk, actor=created_by, reason="test")
     for step in _steps_to(status):
@@ -113,14 +123,23 @@ def run_hooks(table_id: int) -> None:
         finalization.run_hook(table_id, name)
 
 
+def decide(table: RoundTable, actor: User, order: Sequence[str] = ()) -> None:
+    """End a round table's live game by adjudication, the players in ``order`` first (best
+    first) and the others after them in seat order, and run its hooks."""
+    assert table.table_id is not None
+    seated = names_at(table)
+    ranking = [*order, *(n for n in seated if n not in order)]
+    places = {name: i + 1 for i, name in enumerate(ranking)}
+    table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason="test")
+    run_hooks(table.table_id)
+
+
 def decide_round(event: Tournament, number: int, actor: User) -> None:
-    """End every live game of the round by adjudication, alphabetical order winning, and run
-    their hooks (the results reach the event)."""
+    """Decide every live game of the round, alphabetical order winning (the results reach the
+    event)."""
     for table in round_of(event, number).tables.filter(places__isnull=True):
-        places = {name: i + 1 for i, name in enumerate(sorted(names_at(table)))}
         if table.table is not None and table.table.status == "playing":
-            table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason="test")
-            run_hooks(table.table_id)
+            decide(table, actor, sorted(names_at(table)))
 
 
 def refused(

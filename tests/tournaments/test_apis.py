@@ -13,15 +13,7 @@ from rest_framework.test import APIClient
 from accounts.models import Club, ClubMembership, User
 from games.models import Table
 from tests.accounts.factories import UserFactory
-from tests.tournaments.live_events import (
-    checked_in,
-    decide,
-    first_round,
-    new_event,
-    players_of,
-    registering,
-    running,
-)
+from tests.tournaments.factories import decide, make_event, names_at, round_of, started_event
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -59,9 +51,9 @@ def error(response: Any) -> tuple[int, str]:
 
 def test_lists_by_status_and_club_leave_drafts_out(director: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
-    new_event(director, name="Quiet draft")
-    registering(director, [], name="Open night", club=club)
-    running(director, ["ann", "bob"], name="Final night")
+    make_event(director, name="Quiet draft")
+    make_event(director, status="registration", name="Open night", club=club)
+    started_event(director, ["ann", "bob"], name="Final night")
     names = {
         status: [e["name"] for e in client().get(f"/api/events/?status={status}").json()]
         for status in ("upcoming", "running", "finished")
@@ -77,7 +69,9 @@ def test_lists_by_status_and_club_leave_drafts_out(director: User) -> None:
 
 
 def test_detail_shows_settings_counts_and_your_entry(director: User, ann: User) -> None:
-    event = registering(director, ["ann", "bob"], max_players=8, turn_seconds=30)
+    event = make_event(
+        director, status="registration", players=["ann", "bob"], max_players=8, turn_seconds=30
+    )
     body = client().get(f"/api/events/{event.slug}/").json()
     assert (body["status"], body["format"], body["table_size"]) == (
         "registration",
@@ -96,7 +90,7 @@ def test_detail_shows_settings_counts_and_your_entry(director: User, ann: User) 
 
 def test_a_draft_is_seen_by_its_organizers_only(director: User, ann: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
-    event = new_event(director, club=club)
+    event = make_event(director, club=club)
     boss = UserFactory(username="boss")
     ClubMembership.objects.create(club=club, user=boss, role="admin")
     helper = UserFactory(username="helper")
@@ -108,7 +102,7 @@ def test_a_draft_is_seen_by_its_organizers_only(director: User, ann: User) -> No
 
 
 def test_rounds_list_tables_with_players_live_links_and_placements(director: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     rounds = client().get(f"/api/events/{event.slug}/rounds/").json()
     assert [(r["number"], r["name"], r["status"], r["byes"]) for r in rounds] == [
         (1, "Semi-finals", "running", [])
@@ -118,19 +112,19 @@ def test_rounds_list_tables_with_players_live_links_and_placements(director: Use
     assert all(t["url"] == f"/tables/{t['table']}/" and t["playing"] for t in tables)
     assert all(t["placements"] is None for t in tables)
     assert sorted(n for t in tables for n in t["players"]) == FOUR
-    table = first_round(event).tables.get(key="W1-1")
-    decide(table, director, winner=players_of(table)[1])
+    table = round_of(event).tables.get(key="W1-1")
+    decide(table, director, [names_at(table)[1]])
     row = client().get(f"/api/events/{event.slug}/rounds/").json()[0]["tables"][0]
-    first, second = players_of(table)
+    first, second = names_at(table)
     assert row["placements"] == {second: 1, first: 2} and not row["playing"]
     detail = client().get(f"/api/events/{event.slug}/").json()
     assert detail["current_round"]["number"] == 1 and detail["counts"]["playing"] == 4
 
 
 def test_standings_and_bracket_follow_the_results(director: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     assert client().get(f"/api/events/{event.slug}/standings/").json()["rows"] == []
-    for table in first_round(event).tables.all():
+    for table in round_of(event).tables.all():
         decide(table, director)
     standings = client().get(f"/api/events/{event.slug}/standings/").json()
     assert standings["round"] == 1 and not standings["final"]
@@ -141,12 +135,12 @@ def test_standings_and_bracket_follow_the_results(director: User) -> None:
     assert [m["state"] for m in semis] == ["done", "done"]
     assert final[0]["state"] == "playing" and final[0]["url"].startswith("/tables/")
     assert [s["username"] for s in final[0]["slots"]] == [m["winner"] for m in semis]
-    swiss = running(director, ["eve", "fay"], name="Swiss night", format="swiss", rounds=1)
+    swiss = started_event(director, ["eve", "fay"], name="Swiss night", format="swiss", rounds=1)
     assert error(client().get(f"/api/events/{swiss.slug}/bracket/")) == (404, "no_bracket")
 
 
 def test_entries_and_announcements(director: User) -> None:
-    event = registering(director, ["ann", "bob"])
+    event = make_event(director, status="registration", players=["ann", "bob"])
     assert post(director, event, "announce/", text="Tables open at 8").status_code == 201
     assert [e["username"] for e in client().get(f"/api/events/{event.slug}/entries/").json()] == [
         "ann",
@@ -160,7 +154,7 @@ def test_entries_and_announcements(director: User) -> None:
 
 
 def test_register_check_in_and_withdraw(director: User, ann: User) -> None:
-    event = new_event(director)
+    event = make_event(director)
     post(director, event, "open-registration/")
     assert error(post(None, event, "register/")) == (401, "not_authenticated")
     answer = post(ann, event, "register/")
@@ -177,14 +171,14 @@ def test_register_check_in_and_withdraw(director: User, ann: User) -> None:
 
 def test_register_refusals_full_and_not_eligible(director: User, ann: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
-    event = registering(director, [], club=club, members_only=True, max_players=1)
+    event = make_event(director, status="registration", club=club, members_only=True, max_players=1)
     assert error(post(ann, event, "register/")) == (403, "not_eligible")
     ClubMembership.objects.create(club=club, user=ann)
     bob = UserFactory(username="bob")
     ClubMembership.objects.create(club=club, user=bob)
     assert post(ann, event, "register/").status_code == 200
     assert error(post(bob, event, "register/")) == (409, "event_full")
-    draft = new_event(director, name="Later")
+    draft = make_event(director, name="Later")
     assert error(post(ann, draft, "register/")) == (404, "not_found")
 
 
@@ -192,7 +186,7 @@ def test_register_refusals_full_and_not_eligible(director: User, ann: User) -> N
 
 
 def test_organizer_calls_move_the_event_through_its_life(director: User, ann: User) -> None:
-    event = registering(director, FOUR)
+    event = make_event(director, status="registration", players=FOUR)
     for user, code in ((None, 401), (ann, 403)):
         for call in ("open-check-in/", "close/", "start/", "pause/", "cancel/"):
             assert post(user, event, call).status_code == code, (user, call)
@@ -218,7 +212,7 @@ def test_event_admins_and_club_admins_organize_but_other_players_do_not(director
     ClubMembership.objects.create(club=club, user=boss, role="admin")
     ClubMembership.objects.create(club=club, user=member)
     for name, user in (("a", boss), ("b", helper)):
-        event = new_event(director, name=f"Night {name}", club=club)
+        event = make_event(director, name=f"Night {name}", club=club)
         event.admins.add(helper)
         assert error(post(member, event, "open-registration/")) == (404, "not_found")  # a draft
         assert post(user, event, "open-registration/").json()["status"] == "registration"
@@ -226,12 +220,12 @@ def test_event_admins_and_club_admins_organize_but_other_players_do_not(director
 
 
 def test_start_needs_enough_players(director: User) -> None:
-    event = checked_in(director, ["ann"])
+    event = make_event(director, status="check_in", players=["ann"])
     assert error(post(director, event, "start/")) == (400, "bad_request")
 
 
 def test_announce(director: User, ann: User) -> None:
-    event = registering(director, [])
+    event = make_event(director, status="registration")
     assert error(post(ann, event, "announce/", text="hi")) == (403, "forbidden")
     assert error(post(director, event, "announce/", text="  ")) == (400, "bad_request")
     note = post(director, event, "announce/", text="Bring a pen").json()
@@ -239,7 +233,7 @@ def test_announce(director: User, ann: User) -> None:
 
 
 def test_withdraw_or_disqualify_an_entry(director: User, ann: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     entry = Entry.objects.get(tournament=event, user__username="bob")
     url = f"entries/{entry.pk}/"
     assert error(post(ann, event, url + "disqualify/", reason="x")) == (403, "forbidden")
@@ -255,9 +249,9 @@ def test_withdraw_or_disqualify_an_entry(director: User, ann: User) -> None:
 
 
 def test_adjudicate_a_table(director: User, ann: User) -> None:
-    event = running(director, FOUR)
-    table = first_round(event).tables.get(key="W1-1")
-    first, second = players_of(table)
+    event = started_event(director, FOUR)
+    table = round_of(event).tables.get(key="W1-1")
+    first, second = names_at(table)
     url = f"tables/{table.pk}/adjudicate/"
     places = {first: 2, second: 1}
     assert error(post(ann, event, url, places=places, reason="x")) == (403, "forbidden")
@@ -274,8 +268,8 @@ def test_adjudicate_a_table(director: User, ann: User) -> None:
 
 
 def test_reseat_and_start_a_waiting_round(director: User, ann: User) -> None:
-    event = running(director, FOUR, format="swiss", rounds=2, auto_advance=False)
-    round_ = first_round(event)
+    event = started_event(director, FOUR, format="swiss", rounds=2, auto_advance=False)
+    round_ = round_of(event)
     assert round_.status == Round.Status.PENDING
     ids = [p for t in round_.tables.order_by("index") for p in t.players]
     swapped = [[ids[0], ids[2]], [ids[1], ids[3]]]
@@ -291,8 +285,8 @@ def test_reseat_and_start_a_waiting_round(director: User, ann: User) -> None:
     assert error(post(director, event, url + "start/")) == (409, "wrong_status")
     assert error(post(director, event, url + "reseat/", tables=swapped)) == (409, "wrong_status")
     assert error(post(director, event, "rounds/999999/start/")) == (404, "not_found")
-    bracket = running(director, ["eve", "fay"], name="Cup", auto_advance=False)
-    final = first_round(bracket)
+    bracket = started_event(director, ["eve", "fay"], name="Cup", auto_advance=False)
+    final = round_of(bracket)
     pair = [final.tables.get().players]
     refused = post(director, bracket, f"rounds/{final.pk}/reseat/", tables=pair)
     assert error(refused) == (400, "bad_request")  # a bracket's draw fixes who meets whom

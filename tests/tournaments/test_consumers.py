@@ -24,7 +24,7 @@ from accounts.models import User
 from config import push as config_push
 from config.asgi import application
 from tests.accounts.factories import UserFactory
-from tests.tournaments.live_events import checked_in, new_event, registering
+from tests.tournaments.factories import make_event
 from tournaments.consumers import CLOSE_NOT_FOUND
 from tournaments.entries import entry_register
 from tournaments.errors import EventError
@@ -93,7 +93,7 @@ def director() -> User:
 
 async def test_a_watcher_hears_of_a_registration_once_it_commits() -> None:
     boss = await director()
-    event = await database_sync_to_async(registering)(boss, [], max_players=1)
+    event = await database_sync_to_async(make_event)(boss, status="registration", max_players=1)
     ann, bob = await database_sync_to_async(lambda: (UserFactory(), UserFactory()))()
     async with watching(event.slug) as watcher:
         assert await watcher.receive_nothing()
@@ -106,7 +106,9 @@ async def test_a_watcher_hears_of_a_registration_once_it_commits() -> None:
 
 async def test_the_start_is_told_with_the_status_and_the_round() -> None:
     boss = await director()
-    event = await database_sync_to_async(checked_in)(boss, ["ann", "bob", "cid", "dan"])
+    event = await database_sync_to_async(make_event)(
+        boss, status="check_in", players=["ann", "bob", "cid", "dan"]
+    )
     async with watching(event.slug) as watcher:
         await database_sync_to_async(tournament_start)(tournament_id=event.pk, actor=boss)
         # The audit of the start, then the round it planned; each frame reads the event fresh.
@@ -118,7 +120,7 @@ async def test_the_start_is_told_with_the_status_and_the_round() -> None:
 
 
 async def test_sync_answers_at_once_and_anything_else_is_refused() -> None:
-    event = await database_sync_to_async(registering)(await director(), [])
+    event = await database_sync_to_async(make_event)(await director(), status="registration")
     async with watching(event.slug) as watcher:
         await watcher.send_json_to({"type": "sync"})
         assert await frame(watcher) == ("sync", "registration", None)
@@ -130,7 +132,7 @@ async def test_sync_answers_at_once_and_anything_else_is_refused() -> None:
 
 async def test_unknown_events_and_drafts_are_refused_but_to_organizers() -> None:
     boss = await director()
-    draft: Tournament = await database_sync_to_async(new_event)(boss)
+    draft: Tournament = await database_sync_to_async(make_event)(boss)
     player = await database_sync_to_async(UserFactory)()
     assert await refused("no-such-event") == CLOSE_NOT_FOUND
     assert await refused(draft.slug) == CLOSE_NOT_FOUND

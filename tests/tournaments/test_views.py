@@ -13,15 +13,13 @@ from django.test import Client
 from accounts.models import Club, ClubMembership, User
 from games import finalization
 from tests.accounts.factories import UserFactory
-from tests.tournaments.live_events import (
-    checked_in,
+from tests.tournaments.factories import (
     decide,
-    finish_round,
-    first_round,
-    new_event,
-    players_of,
-    registering,
-    running,
+    decide_round,
+    make_event,
+    names_at,
+    round_of,
+    started_event,
 )
 from tournaments.models import Entry, Round, Tournament
 
@@ -64,9 +62,9 @@ def user(name: str) -> User:
 
 def test_the_list_shows_upcoming_running_and_finished_events_by_club(director: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
-    new_event(director, name="Secret draft")
-    registering(director, [], name="Open night", club=club)
-    running(director, ["ann", "bob"], name="Final night")
+    make_event(director, name="Secret draft")
+    make_event(director, status="registration", name="Open night", club=club)
+    started_event(director, ["ann", "bob"], name="Final night")
     html = browser().get("/events/").content.decode()
     assert "Open night" in html and "Final night" in html and "Secret draft" not in html
     assert 'href="/events/open-night/"' in html and "Create an event" not in html
@@ -83,8 +81,13 @@ def test_the_list_shows_upcoming_running_and_finished_events_by_club(director: U
 
 
 def test_a_visitor_sees_settings_entries_and_is_asked_to_log_in(director: User) -> None:
-    event = registering(
-        director, ["ann", "bob"], description="Bring snacks.", turn_seconds=45, max_players=16
+    event = make_event(
+        director,
+        status="registration",
+        players=["ann", "bob"],
+        description="Bring snacks.",
+        turn_seconds=45,
+        max_players=16,
     )
     html = page(None, event)
     for text in ("Bring snacks.", "45 seconds per turn", "Single elimination", "target 50"):
@@ -96,7 +99,7 @@ def test_a_visitor_sees_settings_entries_and_is_asked_to_log_in(director: User) 
 
 
 def test_a_draft_is_not_found_but_for_its_organizers(director: User) -> None:
-    event = new_event(director)
+    event = make_event(director)
     assert browser().get(f"/events/{event.slug}/").status_code == 404
     assert browser(UserFactory()).get(f"/events/{event.slug}/live/").status_code == 404
     assert "Organizer tools" in page(director, event)
@@ -104,7 +107,7 @@ def test_a_draft_is_not_found_but_for_its_organizers(director: User) -> None:
 
 
 def test_a_player_registers_checks_in_and_withdraws_with_clear_messages(director: User) -> None:
-    event = registering(director, [])
+    event = make_event(director, status="registration")
     ann = UserFactory(username="ann")
     html = page(ann, event)
     assert "Registration is open." in html and ">Register</button>" in html
@@ -125,26 +128,26 @@ def test_a_player_registers_checks_in_and_withdraws_with_clear_messages(director
 
 
 def test_rounds_standings_and_the_bracket(director: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     html = page(user("ann"), event)
-    table = first_round(event).tables.get(key="W1-1")
+    table = round_of(event).tables.get(key="W1-1")
     assert f'href="/tables/{table.table_id}/">Watch live</a>' in html
     assert "Semi-finals" in html and 'id="match-W1-1"' in html and "winner of W1-1" in html
     assert "You are playing." in html and '<a href="/tables/' in html
     assert "Standings appear once the first round is over." in html
-    decide(table, director, winner=players_of(table)[1])
+    decide(table, director, [names_at(table)[1]])
     html = page(None, event)
     assert 'class="match match-done"' in html and 'aria-label="won"' in html
     assert "after round" not in html  # the round is not over until both tables are in
-    finish_round(event, 1, director)
+    decide_round(event, 1, director)
     html = page(None, event)
     assert "Standings <small>after round 1</small>" in html and '<tr class="out">' in html
     assert 'class="match match-playing"' in html and "Watch W2-1 live" in html
 
 
 def test_swiss_standings_show_their_tiebreak_columns(director: User) -> None:
-    event = running(director, FOUR, format="swiss", rounds=2)
-    finish_round(event, 1, director)
+    event = started_event(director, FOUR, format="swiss", rounds=2)
+    decide_round(event, 1, director)
     html = page(None, event)
     assert '<th scope="col">Buchholz</th>' in html
     assert '<th scope="col">Sonneborn-Berger</th>' in html
@@ -152,7 +155,7 @@ def test_swiss_standings_show_their_tiebreak_columns(director: User) -> None:
 
 
 def test_the_live_fragment_holds_the_changing_sections_only(director: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     html = browser(director).get(f"/events/{event.slug}/live/").content.decode()
     assert "<html" not in html and "<h1" not in html
     for section in ("event-status", "you", "bracket", "rounds", "standings", "entries"):
@@ -163,8 +166,8 @@ def test_the_live_fragment_holds_the_changing_sections_only(director: User) -> N
 
 
 def test_csv_exports(director: User) -> None:
-    event = running(director, FOUR, format="swiss", rounds=2)
-    finish_round(event, 1, director)
+    event = started_event(director, FOUR, format="swiss", rounds=2)
+    decide_round(event, 1, director)
     response = browser().get(f"/events/{event.slug}/standings.csv")
     assert response["Content-Type"].startswith("text/csv")
     assert 'filename="club-night-standings.csv"' in response["Content-Disposition"]
@@ -182,7 +185,7 @@ def test_csv_exports(director: User) -> None:
 
 
 def test_organizers_move_the_event_and_see_the_audit_log(director: User) -> None:
-    event = new_event(director)
+    event = make_event(director)
     html = page(director, event)
     assert ">Open registration</button>" in html and "Audit log" in html
     assert "Registration is open." in submit(director, event, "open-registration/")
@@ -200,7 +203,7 @@ def test_organizers_move_the_event_and_see_the_audit_log(director: User) -> None
 
 
 def test_pause_resume_announce_and_remove_players(director: User) -> None:
-    event = running(director, FOUR)
+    event = started_event(director, FOUR)
     assert "The event is paused" in submit(director, event, "pause/")
     html = page(None, event)
     assert "<strong>Paused</strong> by the organizers" in html
@@ -223,9 +226,9 @@ def test_pause_resume_announce_and_remove_players(director: User) -> None:
 
 
 def test_adjudicate_a_table_from_its_form(director: User) -> None:
-    event = running(director, ["ann", "bob"])
-    table = first_round(event).tables.get()
-    first = players_of(table)[0]
+    event = started_event(director, ["ann", "bob"])
+    table = round_of(event).tables.get()
+    first = names_at(table)[0]
     html = page(director, event)
     assert f'action="/events/club-night/tables/{table.pk}/adjudicate/"' in html
     assert f"Place of {first}" in html
@@ -239,21 +242,21 @@ def test_adjudicate_a_table_from_its_form(director: User) -> None:
 
 
 def test_reseat_and_start_a_waiting_round_from_their_forms(director: User) -> None:
-    event = running(director, FOUR, format="swiss", rounds=2, auto_advance=False)
-    round_ = first_round(event)
+    event = started_event(director, FOUR, format="swiss", rounds=2, auto_advance=False)
+    round_ = round_of(event)
     html = page(director, event)
     assert f"{round_.name} is waiting" in html and 'name="tables"' in html
     base = f"rounds/{round_.pk}/"
     assert "Not in this event: zed" in submit(director, event, base + "reseat/", tables="ann, zed")
     html = submit(director, event, base + "reseat/", tables="ann, dan\n\nbob, cid\n")
     assert f"{round_.name} is re-seated." in html
-    seated = [players_of(t) for t in round_.tables.order_by("index")]
+    seated = [names_at(t) for t in round_.tables.order_by("index")]
     assert seated == [["ann", "dan"], ["bob", "cid"]]
     assert f"{round_.name} has started." in submit(director, event, base + "start/")
     round_.refresh_from_db()
     assert round_.status == Round.Status.RUNNING
     assert browser(director).post(f"/events/{event.slug}/{base}dance/").status_code == 404
-    cup = running(director, ["eve", "fay"], name="Cup", auto_advance=False)
+    cup = started_event(director, ["eve", "fay"], name="Cup", auto_advance=False)
     assert "is waiting" in page(director, cup) and 'name="tables"' not in page(director, cup)
 
 
@@ -314,16 +317,16 @@ def test_club_admins_create_events_for_their_clubs_only(director: User) -> None:
 
 
 def test_checked_in_players_wait_for_the_start(director: User) -> None:
-    event = checked_in(director, ["ann", "bob"])
+    event = make_event(director, status="check_in", players=["ann", "bob"])
     assert "You are checked in" in page(user("ann"), event)
     assert "Registration is closed." in page(UserFactory(), event)
 
 
 def test_enter_a_face_to_face_result(director: User) -> None:
-    event = running(director, ["ann", "bob"], online=False)
-    table = first_round(event).tables.get()
+    event = started_event(director, ["ann", "bob"], online=False)
+    table = round_of(event).tables.get()
     assert table.table_id is None
-    first, second = players_of(table)
+    first, second = names_at(table)
     html = page(director, event)
     assert "Enter the result of table W1-1" in html and "Watch live" not in html
     url = f"tables/{table.pk}/result/"
