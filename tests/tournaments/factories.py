@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from accounts.models import User
+from accounts.models import Club, User
 from games import finalization
 from games.hosting import table_adjudicate
 from tests.accounts.factories import UserFactory
@@ -101,6 +101,11 @@ def started_event(created_by: User, players: Sequence[User | str], **fields: Any
     """A running event of ``players``, its first round planned (and started, unless the event
     waits for its organizers: ``auto_advance=False``)."""
     return make_event(created_by, status="running", players=players, **fields)
+
+
+def swiss(director: User, club: Club, **fields: Any) -> Tournament:
+    """A running two-round Swiss of ``FOUR`` (two tables a round), run by the club."""
+    return started_event(director, FOUR, format="swiss", rounds=2, club=club, **fields)
 
 
 def round_of(event: Tournament, number: int = 1) -> Round:

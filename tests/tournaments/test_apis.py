@@ -13,12 +13,17 @@ from rest_framework.test import APIClient
 from accounts.models import Club, ClubMembership, User
 from games.models import Table
 from tests.accounts.factories import UserFactory
-from tests.tournaments.factories import decide, make_event, names_at, round_of, started_event
+from tests.tournaments.factories import (
+    FOUR,
+    decide,
+    make_event,
+    names_at,
+    round_of,
+    started_event,
+)
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-FOUR = ["ann", "bob", "cid", "dan"]
 
 
 def client(user: User | None = None) -> APIClient:
@@ -26,11 +31,6 @@ def client(user: User | None = None) -> APIClient:
     if user is not None:
         c.force_authenticate(user)
     return c
-
-
-@pytest.fixture
-def director() -> User:
-    return UserFactory(username="director", is_staff=True)
 
 
 @pytest.fixture

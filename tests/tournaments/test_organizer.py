@@ -13,6 +13,7 @@ from accounts.models import Club, ClubMembership, User
 from games.models import Seat
 from tests.games.clocks import record_sends
 from tests.tournaments.factories import (
+    FOUR,
     audit_actions,
     decide_round,
     entry_of,
@@ -20,8 +21,7 @@ from tests.tournaments.factories import (
     names_at,
     refused,
     round_of,
-    staff,
-    started_event,
+    swiss,
     users,
 )
 from tournaments.models import AuditEntry, Entry, Tournament
@@ -37,29 +37,12 @@ from tournaments.organizer import (
 
 pytestmark = pytest.mark.django_db
 
-FOUR = ["ann", "bob", "cid", "dan"]
-
-
-@pytest.fixture
-def director() -> User:
-    return staff()
-
-
-@pytest.fixture
-def club() -> Club:
-    return Club.objects.create(name="Hearts", slug="hearts")
-
 
 @pytest.fixture
 def quiet(monkeypatch: pytest.MonkeyPatch) -> None:
     """Callbacks after commit run in these tests: record the tasks, skip the socket pushes."""
     record_sends(monkeypatch)
     monkeypatch.setattr("tournaments.push.group_send", lambda group, message: None)
-
-
-def swiss(director: User, club: Club, **fields: Any) -> Tournament:
-    """A running two-round Swiss of four (two tables a round), run by the club."""
-    return started_event(director, FOUR, format="swiss", rounds=2, club=club, **fields)
 
 
 # --- Who may use them --------------------------------------------------------------------------

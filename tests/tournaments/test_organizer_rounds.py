@@ -3,12 +3,11 @@ announcements, and the audit log they all write (``test_organizer``: who may use
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from accounts.models import Club, User
 from tests.tournaments.factories import (
+    FOUR,
     audit_actions,
     decide_round,
     entry_of,
@@ -16,10 +15,10 @@ from tests.tournaments.factories import (
     refused,
     round_of,
     run_hooks,
-    staff,
     started_event,
+    swiss,
 )
-from tournaments.models import Announcement, AuditEntry, Tournament
+from tournaments.models import Announcement, AuditEntry
 from tournaments.organizer import (
     announce,
     entry_remove,
@@ -31,23 +30,6 @@ from tournaments.organizer import (
 )
 
 pytestmark = pytest.mark.django_db
-
-FOUR = ["ann", "bob", "cid", "dan"]
-
-
-@pytest.fixture
-def director() -> User:
-    return staff()
-
-
-@pytest.fixture
-def club() -> Club:
-    return Club.objects.create(name="Hearts", slug="hearts")
-
-
-def swiss(director: User, club: Club, **fields: Any) -> Tournament:
-    """A running two-round Swiss of four (two tables a round), run by the club."""
-    return started_event(director, FOUR, format="swiss", rounds=2, club=club, **fields)
 
 
 # --- Adjudicating ------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ from tests.tournaments.factories import (
     names_at,
     round_of,
     run_hooks,
-    staff,
     started_event,
     users,
 )
@@ -136,16 +135,6 @@ def test_text_errors_name_the_line(text: str, message: str) -> None:
 
 
 # --- Entering a game ---------------------------------------------------------------------------
-
-
-@pytest.fixture
-def director(db: None) -> User:
-    return staff()
-
-
-@pytest.fixture
-def club(db: None) -> Club:
-    return Club.objects.create(name="Hearts", slug="hearts")
 
 
 def club_night(director: User, club: Club, names: list[str], **fields: Any) -> Tournament:

@@ -30,11 +30,6 @@ from tournaments.services import (
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director() -> User:
-    return UserFactory(username="director", is_staff=True)
-
-
 def event(director: User, **fields: object) -> Tournament:
     fields.setdefault("format", "single_elimination")
     fields.setdefault("overrides", {"target": 50})

@@ -14,6 +14,7 @@ from accounts.models import Club, ClubMembership, User
 from games import finalization
 from tests.accounts.factories import UserFactory
 from tests.tournaments.factories import (
+    FOUR,
     decide,
     decide_round,
     make_event,
@@ -24,13 +25,6 @@ from tests.tournaments.factories import (
 from tournaments.models import Entry, Round, Tournament
 
 pytestmark = pytest.mark.django_db
-
-FOUR = ["ann", "bob", "cid", "dan"]
-
-
-@pytest.fixture
-def director() -> User:
-    return UserFactory(username="director", is_staff=True)
 
 
 def browser(user: User | None = None) -> Client:
