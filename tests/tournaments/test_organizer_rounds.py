@@ -67,62 +67,22 @@ def test_a_live_game_refuses_wrong_places(director: User, club: Club) -> None:
     event = swiss(director, club)
     table = round_of(event).tables.first()
     assert table is not None
-    kwargs = {"round_table_id": table.pk, "actor": director}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places={"zed": 1},
-        reason="x",
-        **kwargs,
-    )
+    kwargs = {"tournament_id": event.pk, "round_table_id": table.pk, "actor": director}
+    refused("bad_request", 400, round_table_adjudicate, places={"zed": 1}, reason="x", **kwargs)
     places = dict.fromkeys(names_at(table), 1)
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places=places,
-        reason=" ",
-        **kwargs,
-    )
-    refused(
-        "not_found",
-        404,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        round_table_id=table.pk + 99,
-        places=places,
-        actor=director,
-        reason="x",
-    )
+    refused("bad_request", 400, round_table_adjudicate, places=places, reason=" ", **kwargs)
+    kwargs["round_table_id"] = table.pk + 99
+    refused("not_found", 404, round_table_adjudicate, places=places, reason="x", **kwargs)
 
 
 def test_adjudicating_face_to_face_records_at_once(director: User, club: Club) -> None:
     event = started_event(director, ["ann", "bob"], club=club, online=False)
     table = round_of(event).tables.get()
-    kwargs = {"round_table_id": table.pk, "actor": director}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places={"ann": 1},
-        reason="x",
-        **kwargs,
-    )
+    kwargs = {"tournament_id": event.pk, "round_table_id": table.pk, "actor": director}
+    refused("bad_request", 400, round_table_adjudicate, places={"ann": 1}, reason="x", **kwargs)
     places = {"ann": 2, "bob": 1}
-    refused(
-        "bad_request",
-        400,
-        round_table_adjudicate,
-        tournament_id=event.pk,
-        places=places,
-        reason="",
-        **kwargs,
-    )
-    round_table_adjudicate(tournament_id=event.pk, places=places, reason="no time", **kwargs)
+    refused("bad_request", 400, round_table_adjudicate, places=places, reason="", **kwargs)
+    round_table_adjudicate(places=places, reason="no time", **kwargs)
     table.refresh_from_db()
     assert table.adjudicated == "no time" and table.table is None
     assert dict(zip(names_at(table), table.places, strict=True)) == places
@@ -139,7 +99,8 @@ def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) ->
     assert first.status == "pending" and not first.tables.filter(table__isnull=False).exists()
     ids = [entry_of(event, n).pk for n in FOUR]
     tables = [[ids[3], ids[0]], [ids[1], ids[2]]]
-    round_reseat(tournament_id=event.pk, round_id=first.pk, tables=tables, actor=director)
+    reseat = {"tournament_id": event.pk, "round_id": first.pk, "tables": tables, "actor": director}
+    round_reseat(**reseat)
     rows = list(first.tables.order_by("index"))
     assert [(t.key, t.players) for t in rows] == [("T1", tables[0]), ("T2", tables[1])]
     assert AuditEntry.objects.get(tournament=event, action="reseat").details == {
@@ -157,15 +118,7 @@ def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) ->
     refused(
         "wrong_status", 409, round_start, tournament_id=event.pk, round_id=first.pk, actor=director
     )
-    refused(
-        "wrong_status",
-        409,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk,
-        tables=tables,
-        actor=director,
-    )
+    refused("wrong_status", 409, round_reseat, **reseat)
     decide_round(event, 1, director)
     second = round_of(event, 2)
     assert second.status == "pending"  # waits for the organizer again
@@ -192,25 +145,10 @@ def test_reseat_refuses_other_players_or_sizes(
     tables = [[ids[i] for i in t] for t in seating]
     first = round_of(event)
     before = list(first.tables.values_list("players", flat=True))
-    refused(
-        "bad_request",
-        400,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk,
-        tables=tables,
-        actor=director,
-    )
+    kwargs = {"tournament_id": event.pk, "tables": tables, "actor": director}
+    refused("bad_request", 400, round_reseat, round_id=first.pk, **kwargs)
     assert list(first.tables.values_list("players", flat=True)) == before
-    refused(
-        "not_found",
-        404,
-        round_reseat,
-        tournament_id=event.pk,
-        round_id=first.pk + 99,
-        tables=tables,
-        actor=director,
-    )
+    refused("not_found", 404, round_reseat, round_id=first.pk + 99, **kwargs)
 
 
 # --- Announcements and the audit log -----------------------------------------------------------
