@@ -11,18 +11,16 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import Club, ClubMembership, User
-from games import finalization
-from games.hosting import table_adjudicate
 from games.models import Table
 from ratings.models import Pool, Rating
 from tests.accounts.factories import UserFactory
-from tournaments.entries import entry_check_in, entry_register, entry_withdraw
+from tests.tournaments.factories import FOUR, decide, make_event, names_at
+from tournaments.entries import entry_register, entry_withdraw
 from tournaments.errors import EventError
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.models import Entry, Round, Tournament
 from tournaments.services import (
     tournament_cancel,
     tournament_create,
-    tournament_open_check_in,
     tournament_open_registration,
     tournament_start,
 )
@@ -30,42 +28,10 @@ from tournaments.services import (
 pytestmark = pytest.mark.django_db
 
 
-def event(director: User, **fields: object) -> Tournament:
-    fields.setdefault("format", "single_elimination")
-    fields.setdefault("overrides", {"target": 50})
-    return tournament_create(created_by=director, name="Club night", **fields)  # type: ignore[arg-type]
-
-
-def entered(director: User, names: list[str], **fields: object) -> Tournament:
-    """An event in check-in with ``names`` registered and checked in."""
-    made = event(director, **fields)
-    tournament_open_registration(tournament_id=made.pk, actor=director)
-    users = [UserFactory(username=n) for n in names]
-    for user in users:
-        entry_register(tournament_id=made.pk, user=user)
-    tournament_open_check_in(tournament_id=made.pk, actor=director)
-    for user in users:
-        entry_check_in(tournament_id=made.pk, user=user)
-    return made
-
-
-def decide(table: RoundTable, order: list[str], actor: User) -> None:
-    """End a round table's live game with ``order`` first to last, and run its hooks."""
-    assert table.table_id is not None
-    places = {name: i + 1 for i, name in enumerate(order)}
-    table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason="test")
-    for hook in finalization.hook_names():
-        finalization.run_hook(table.table_id, hook)
-
-
-def names_at(table: RoundTable) -> list[str]:
-    return list(Entry.objects.filter(pk__in=table.players).values_list("user__username", flat=True))
-
-
 def test_create_checks_its_settings(director: User) -> None:
-    made = event(director)
+    made = make_event(director)
     assert (made.status, made.slug, made.format) == ("draft", "club-night", "single_elimination")
-    assert event(director).slug == "club-night-2"
+    assert make_event(director).slug == "club-night-2"
     named_new = tournament_create(created_by=director, name="New", format="swiss")
     assert named_new.slug == "new-2"  # /events/new/ is the creation form
     bad = [
@@ -78,12 +44,12 @@ def test_create_checks_its_settings(director: User) -> None:
     ]
     for fields in bad:
         with pytest.raises(EventError) as refused:
-            event(director, **fields)
+            make_event(director, **fields)
         assert refused.value.code == "bad_request", fields
 
 
 def test_registration_follows_the_status_and_the_window(director: User) -> None:
-    made = event(director)
+    made = make_event(director)
     ann = UserFactory(username="ann")
     with pytest.raises(EventError, match="not open") as refused:
         entry_register(tournament_id=made.pk, user=ann)
@@ -103,7 +69,7 @@ def test_registration_follows_the_status_and_the_window(director: User) -> None:
 
 def test_entry_conditions(director: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
-    made = event(director, club=club, members_only=True, min_rated_games=0, max_players=1)
+    made = make_event(director, club=club, members_only=True, min_rated_games=0, max_players=1)
     tournament_open_registration(tournament_id=made.pk, actor=director)
     ann, bob, eve = (UserFactory(username=n) for n in ("ann", "bob", "eve"))
     ClubMembership.objects.create(club=club, user=ann)
@@ -115,7 +81,7 @@ def test_entry_conditions(director: User) -> None:
     with pytest.raises(EventError) as full:
         entry_register(tournament_id=made.pk, user=bob)
     assert full.value.code == "event_full"
-    gated = event(director, min_rating=1600.0, min_rated_games=3)
+    gated = make_event(director, min_rating=1600.0, min_rated_games=3)
     tournament_open_registration(tournament_id=gated.pk, actor=director)
     with pytest.raises(EventError, match="at least 1600"):
         entry_register(tournament_id=gated.pk, user=ann)
@@ -126,7 +92,7 @@ def test_entry_conditions(director: User) -> None:
 
 
 def test_only_organizers_move_the_event(director: User) -> None:
-    made = event(director)
+    made = make_event(director)
     ann = UserFactory(username="ann")
     with pytest.raises(EventError) as refused:
         tournament_open_registration(tournament_id=made.pk, actor=ann)
@@ -137,7 +103,7 @@ def test_only_organizers_move_the_event(director: User) -> None:
 
 
 def test_start_drops_no_shows_and_seeds_by_rating(director: User) -> None:
-    made = entered(director, ["ann", "bob", "cid", "dan"])
+    made = make_event(director, status="check_in", players=FOUR)
     late = UserFactory(username="late")
     Entry.objects.create(tournament=made, user=late)  # registered, never checked in
     pool = Pool.objects.get_or_create(kind="ruleset", ruleset=made.ruleset)[0]
@@ -158,11 +124,11 @@ def test_start_drops_no_shows_and_seeds_by_rating(director: User) -> None:
 
 
 def test_results_advance_rounds_to_a_champion(director: User) -> None:
-    made = entered(director, ["ann", "bob", "cid", "dan"])
+    made = make_event(director, status="check_in", players=FOUR)
     tournament_start(tournament_id=made.pk, actor=director)
     for number in (1, 2):
         for table in Round.objects.get(tournament=made, number=number).tables.all():
-            decide(table, sorted(names_at(table)), director)  # alphabetical order wins
+            decide(table, director, sorted(names_at(table)))  # alphabetical order wins
     made.refresh_from_db()
     assert made.status == "finished" and made.champion.username == "ann"
     assert made.standings[0]["username"] == "ann"
@@ -170,10 +136,10 @@ def test_results_advance_rounds_to_a_champion(director: User) -> None:
 
 
 def test_a_result_recorded_twice_counts_once(director: User) -> None:
-    made = entered(director, ["ann", "bob"])
+    made = make_event(director, status="check_in", players=["ann", "bob"])
     tournament_start(tournament_id=made.pk, actor=director)
     table = Round.objects.get(tournament=made, number=1).tables.get()
-    decide(table, ["bob", "ann"], director)
+    decide(table, director, ["bob", "ann"])
     from tournaments.rounds import tournament_finalize
 
     tournament_finalize(table.table.result)  # delivered again
@@ -185,10 +151,10 @@ def test_a_result_recorded_twice_counts_once(director: User) -> None:
 def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
     director: User, django_capture_on_commit_callbacks: Any
 ) -> None:
-    made = entered(director, ["ann", "bob", "cid", "dan"], format="swiss", rounds=3)
+    made = make_event(director, status="check_in", players=FOUR, format="swiss", rounds=3)
     tournament_start(tournament_id=made.pk, actor=director)
     for table in Round.objects.get(tournament=made, number=1).tables.all():
-        decide(table, sorted(names_at(table)), director)
+        decide(table, director, sorted(names_at(table)))
     second = Round.objects.get(tournament=made, number=2)
     table = second.tables.first()
     assert table is not None and table.table is not None
@@ -200,7 +166,7 @@ def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
     assert made.entries.get(user=leaving).status == "withdrawn"
     for other in second.tables.all():
         if other.table is not None and other.table.status == "playing":
-            decide(other, sorted(names_at(other)), director)
+            decide(other, director, sorted(names_at(other)))
     table.refresh_from_db()
     places = dict(zip(table.players, table.places, strict=True))
     assert places[made.entries.get(user=leaving).pk] == 2  # absent: last at a table of two
@@ -216,7 +182,7 @@ def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
 
 
 def test_cancel(director: User) -> None:
-    made = event(director)
+    made = make_event(director)
     assert tournament_cancel(tournament_id=made.pk, actor=director).status == "cancelled"
     with pytest.raises(EventError):
         tournament_open_registration(tournament_id=made.pk, actor=director)
