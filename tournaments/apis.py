@@ -346,7 +346,7 @@ class AdjudicateApi(EventApi):
             reason=data.validated_data["reason"],
             actor=request.user,
         )
-        row = table_row(round_table_get(event, round_table_id), entry_names(event))
+        row = table_row(round_table_get(event.pk, round_table_id), entry_names(event))
         return Response(s.RoundTableOutput(row).data)
 
 

@@ -25,6 +25,7 @@ from tournaments.errors import EventError, wrong_status
 from tournaments.formats import get_format
 from tournaments.models import Announcement, Entry, Round, RoundTable, Tournament
 from tournaments.rounds import advance_if_done, record, start_round
+from tournaments.selectors import round_table_get
 from tournaments.services import audit
 
 Status = Tournament.Status
@@ -143,7 +144,8 @@ def round_table_adjudicate(
 
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``, ``bad_request``.
     """
-    table = _round_table(tournament_id, round_table_id, actor)
+    table = round_table_get(tournament_id, round_table_id)
+    require_admin(actor, table.round.tournament)
     if table.table_id is not None and table.table.status == Table.Status.PLAYING:
         try:
             table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)
@@ -173,18 +175,6 @@ def round_table_adjudicate(
     return table
 
 
-def _round_table(tournament_id: int, round_table_id: int, actor: User) -> RoundTable:
-    table = (
-        RoundTable.objects.select_related("round__tournament", "table")
-        .filter(pk=round_table_id, round__tournament_id=tournament_id)
-        .first()
-    )
-    if table is None:
-        raise EventError("not_found", f"no table {round_table_id} in this event", 404)
-    require_admin(actor, table.round.tournament)
-    return table
-
-
 def _note_adjudication(
     tournament_id: int, table: RoundTable, places: dict[str, int], actor: User, reason: str
 ) -> None:
@@ -203,11 +193,7 @@ def round_reseat(
         ``bad_request`` (other players, a table of the wrong size, or a bracket format).
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
-        require_admin(actor, event)
-        round_ = event.round_set.filter(pk=round_id).first()
-        if round_ is None:
-            raise EventError("not_found", f"no round {round_id} in this event", 404)
+        event, round_ = _event_round(tournament_id, round_id, actor)
         if round_.status != Round.Status.PENDING:
             raise wrong_status("only a round that has not started can be re-seated")
         if hasattr(get_format(event.format), "bracket"):
@@ -232,16 +218,26 @@ def round_start(*, tournament_id: int, round_id: int, actor: User) -> Round:
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``.
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
-        require_admin(actor, event)
-        round_ = event.round_set.filter(pk=round_id).first()
-        if round_ is None:
-            raise EventError("not_found", f"no round {round_id} in this event", 404)
+        event, round_ = _event_round(tournament_id, round_id, actor)
         if round_.status != Round.Status.PENDING or event.status != Status.RUNNING:
             raise wrong_status("this round is not waiting to start")
         audit(event, actor, "start_round", {"round": round_.number})
         start_round(event, round_)
     return round_
+
+
+def _event_round(tournament_id: int, round_id: int, actor: User) -> tuple[Tournament, Round]:
+    """The event, locked, and its round ``round_id``, once ``actor`` runs the event. Call inside
+    a transaction.
+
+    :raises EventError: ``forbidden``, ``not_found``.
+    """
+    event = lock_event(tournament_id)
+    require_admin(actor, event)
+    round_ = event.round_set.filter(pk=round_id).first()
+    if round_ is None:
+        raise EventError("not_found", f"no round {round_id} in this event", 404)
+    return event, round_
 
 
 def announce(*, tournament_id: int, text: str, actor: User) -> Announcement:

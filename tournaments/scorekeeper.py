@@ -36,6 +36,7 @@ from tournaments.access import require_admin
 from tournaments.entries import lock_event
 from tournaments.errors import EventError, wrong_status
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.selectors import round_table_get
 from tournaments.services import audit
 
 #: One hand's entry: username -> {"table": points melded, "hand": points left in hand}.
@@ -202,13 +203,7 @@ def scorekeeper_enter(
 
 
 def _open_round_table(event: Tournament, round_table_id: int) -> RoundTable:
-    table = (
-        RoundTable.objects.select_related("round")
-        .filter(pk=round_table_id, round__tournament=event)
-        .first()
-    )
-    if table is None:
-        raise EventError("not_found", f"no table {round_table_id} in this event", 404)
+    table = round_table_get(event.pk, round_table_id)
     if event.status != Tournament.Status.RUNNING or table.round.status != Round.Status.RUNNING:
         raise wrong_status(f"{table} is not in a running round")
     if table.done:

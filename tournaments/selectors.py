@@ -261,11 +261,14 @@ def table_row(table: RoundTable, names: dict[int, str]) -> dict[str, Any]:
     return out
 
 
-def round_table_get(event: Tournament, round_table_id: int) -> RoundTable:
-    """:raises EventError: ``not_found`` (404)."""
+def round_table_get(tournament_id: int, round_table_id: int) -> RoundTable:
+    """The event's round table ``round_table_id``, with its round, the event and its game.
+
+    :raises EventError: ``not_found`` (404).
+    """
     found = (
-        RoundTable.objects.select_related("table", "round")
-        .filter(pk=round_table_id, round__tournament=event)
+        RoundTable.objects.select_related("table", "round__tournament")
+        .filter(pk=round_table_id, round__tournament_id=tournament_id)
         .first()
     )
     if found is None:

@@ -210,7 +210,7 @@ def event_post(request: HttpRequest, slug: str, action: str) -> HttpResponse:
 @require_POST
 def table_adjudicate(request: HttpRequest, slug: str, round_table_id: int) -> HttpResponse:
     def call(event: Tournament, user: Any) -> str:
-        table = round_table_get(event, round_table_id)
+        table = round_table_get(event.pk, round_table_id)
         names = dict(Entry.objects.filter(pk__in=table.players).values_list("pk", "user__username"))
         places = parse_places(request.POST, [names[p] for p in table.players])
         organizer.round_table_adjudicate(
@@ -230,7 +230,7 @@ def table_result(request: HttpRequest, slug: str, round_table_id: int) -> HttpRe
     """A game played face to face, entered hand by hand (``tournaments.scorekeeper``)."""
 
     def call(event: Tournament, user: Any) -> str:
-        table = round_table_get(event, round_table_id)
+        table = round_table_get(event.pk, round_table_id)
         hands = hands_from_text(request.POST.get("hands", ""))
         scorekeeper_enter(tournament_id=event.pk, round_table_id=table.pk, hands=hands, actor=user)
         return f"The result of table {table.key or table.index + 1} is entered."
