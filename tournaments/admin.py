@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from games.admin import ViewOnlyAdmin
 from tournaments import organizer, services
 from tournaments.errors import EventError
 from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
@@ -83,19 +84,6 @@ PLANNED_WITH = [
     "seeding",
 ]
 NOT_STARTED = ("draft", "registration", "check_in")
-
-
-class ViewOnlyAdmin(admin.ModelAdmin):
-    """View only: these rows change through the event's services alone."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 class ViewOnlyInline(admin.TabularInline):
