@@ -293,7 +293,10 @@ def _record(
     table.state = full_state(state)
     table.engine_cache = (table.version, state)  # the pushes after commit need not parse it
     if _turn_changed(before, table.state):
-        now = timezone.now()
+        # While the table is paused its clocks stand still: a turn that changes then (an
+        # organizer withdrew the player to move) ends and starts at the moment of the pause, so
+        # resuming shifts it like any other turn and nobody gains or loses the paused time.
+        now = table.paused_at or timezone.now()
         clock.end_turn(table, before["turn"] if before else None, now)
         clock.start_turn(table, table.state["turn"], now)
     TableEvent.objects.create(

@@ -241,3 +241,23 @@ def test_only_a_game_in_play_is_adjudicated(table: Table, director: User) -> Non
     decide = {"places": places, "actor": director, "reason": "stuck"}
     refused("wrong_phase", table_adjudicate, table_id=table.pk, **decide)
     refused("not_found", table_adjudicate, table_id=table.pk + 99, **decide, status=404)
+
+
+def test_a_turn_that_changes_while_paused_starts_when_play_resumes(
+    table: Table, trio: list[User], director: User, now: Any
+) -> None:
+    from games.clock_services import table_pause, table_resume
+
+    mover = to_move(table, trio)
+    table_pause(table_id=table.pk, user=director)
+    paused = Table.objects.get(pk=table.pk)
+    now.advance(seconds=300)  # five minutes into the pause the player to move is withdrawn
+    table_withdraw_player(table_id=table.pk, player=mover, actor=director)
+    during = Table.objects.get(pk=table.pk)
+    assert during.turn_started_at == paused.paused_at  # the new turn's clock has not run
+    now.advance(seconds=600)
+    table_resume(table_id=table.pk, user=director)
+    after = Table.objects.get(pk=table.pk)
+    assert after.turn_started_at == now.now  # a full turn from the moment play resumes
+    assert after.deadline is not None
+    assert after.deadline - after.turn_started_at == during.deadline - during.turn_started_at
