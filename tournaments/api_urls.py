@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import apis
+from tournaments import apis, apis_results
 
 _EVENT = "events/<slug:slug>/"
 
@@ -47,6 +47,11 @@ urlpatterns = [
         _EVENT + "tables/<int:round_table_id>/adjudicate/",
         apis.AdjudicateApi.as_view(),
         name="api-event-table-adjudicate",
+    ),
+    path(
+        _EVENT + "tables/<int:round_table_id>/result/",
+        apis_results.ResultApi.as_view(),
+        name="api-event-table-result",
     ),
     path(
         _EVENT + "rounds/<int:round_id>/reseat/",
