@@ -75,6 +75,39 @@ async function refresh() {
   }
 }
 
+// A refused form comes back after a redirect with an error message and empty fields: what was
+// typed is kept in this tab's session storage when a form is sent, and put back into the same
+// form if the page that follows says it was refused (dropped either way).
+const SENT = "event-form-sent";
+
+function remember(form) {
+  const fields = [...form.elements]
+    .filter((f) => f.name && f.name !== "csrfmiddlewaretoken" && !["submit", "hidden"].includes(f.type))
+    .map((f) => [f.id, f.type === "checkbox" ? String(f.checked) : f.value]);
+  sessionStorage.setItem(SENT, JSON.stringify({ action: form.getAttribute("action"), fields }));
+}
+
+function restore() {
+  const sent = JSON.parse(sessionStorage.getItem(SENT) || "null");
+  sessionStorage.removeItem(SENT);
+  if (!sent || !document.querySelector(".messages .error")) return;
+  const form = [...document.forms].find((f) => f.getAttribute("action") === sent.action);
+  if (!form) return;
+  for (const [id, value] of sent.fields) {
+    const field = id && document.getElementById(id);
+    if (!field || !form.contains(field)) continue;
+    if (field.type === "checkbox") field.checked = value === "true";
+    else field.value = value;
+  }
+  const first = sent.fields.map(([id]) => document.getElementById(id)).find(Boolean);
+  if (first) first.focus();
+}
+
+document.addEventListener("submit", (e) => {
+  if (e.target instanceof HTMLFormElement && e.target.method === "post") remember(e.target);
+});
+restore();
+
 // Sections held back while in use are swapped in once the visitor leaves them.
 document.addEventListener("focusout", () => setTimeout(() => swap(new Map(waiting)), 0));
 
