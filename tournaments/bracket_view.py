@@ -1,6 +1,6 @@
 """The live bracket of an elimination event, as its page and ``GET /api/events/{slug}/bracket/``
-show it: the format's ``bracket`` (every match, decided or not) with usernames, seeds and each
-match's live table.
+show it: the format's ``bracket`` (every match, decided or not; a player who has left loses
+theirs by walkover) with usernames, seeds and each match's live table.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from tournaments.formats import (
     get_format,
 )
 from tournaments.models import RoundTable, Tournament
-from tournaments.rounds import entrants_of, played_of
+from tournaments.rounds import entrants_of, gone_of, played_of
 from tournaments.selectors import entry_names
 from tournaments.services import settings_of
 
@@ -42,7 +42,8 @@ def event_bracket(event: Tournament) -> dict[str, Any] | None:
         return None
     entrants = entrants_of(event)
     try:
-        bracket = draw(entrants, played_so_far(event), settings_of(event)) if entrants else None
+        played, gone = played_so_far(event), gone_of(event)
+        bracket = draw(entrants, played, settings_of(event), gone=gone) if entrants else None
     except FormatError:
         bracket = None  # a history the format refuses: nothing sensible to draw
     if bracket is None:
@@ -132,10 +133,12 @@ def match_row(
 
 
 def match_state(match: Any, game: Table | None, slots: list[dict[str, Any]]) -> str:
-    """``bye``, ``done``, ``playing`` (its game is on), ``ready`` (both players known) or
-    ``waiting``."""
+    """``bye``, ``walkover`` (a player had left: the other went through without play), ``done``,
+    ``playing`` (its game is on), ``ready`` (both players known) or ``waiting``."""
     if match.bye:
         return "bye"
+    if match.walkover:
+        return "walkover"
     if match.winner is not None:
         return "done"
     if game is not None and game.status == Table.Status.PLAYING:

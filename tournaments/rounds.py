@@ -36,6 +36,16 @@ def entrants_of(event: Tournament) -> list[Entrant]:
     return [Entrant(pk, seed, rating or 0.0) for pk, seed, rating in rows.order_by("seed")]
 
 
+#: Entries that have left a running event for good: the formats pair and seat them no more.
+GONE = (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED)
+
+
+def gone_of(event: Tournament) -> frozenset[int]:
+    """The seeded entries who have withdrawn or been disqualified (the format's ``gone``)."""
+    rows = event.entries.filter(seed__isnull=False, status__in=GONE).values_list("pk", flat=True)
+    return frozenset(rows)
+
+
 def played_of(event: Tournament) -> list[PlayedRound]:
     """The finished rounds as the format reads them."""
     rounds = event.round_set.filter(status=Round.Status.FINISHED).prefetch_related("tables")
@@ -57,13 +67,14 @@ def plan_of(round_: Round) -> RoundPlan:
 
 
 def plan_next_round(event: Tournament) -> Round | None:
-    """Store the format's next round, and start it when the event runs rounds by itself.
-    Finishes the event when the format says it is over. Call holding the event's lock."""
+    """Store the format's next round, and start it when the event runs rounds by itself; the
+    players who have left are not in it. Finishes the event when the format says it is over.
+    Call holding the event's lock."""
     from tournaments.services import settings_of
 
     fmt = get_format(event.format)
     played = played_of(event)
-    plan = fmt.next_round(entrants_of(event), played, settings_of(event))
+    plan = fmt.next_round(entrants_of(event), played, settings_of(event), gone=gone_of(event))
     if plan is None:
         finish_event(event, played)
         return None
@@ -83,7 +94,8 @@ def plan_next_round(event: Tournament) -> Round | None:
 
 def start_round(event: Tournament, round_: Round) -> None:
     """Open a table for each planned table with two or more players still in the event; a table
-    left with fewer is decided at once (whoever is still in wins it). Call holding the lock."""
+    left with fewer (someone left after the round was planned: the formats plan nobody who has
+    left) is decided at once, whoever is still in winning it. Call holding the lock."""
     if round_.status != Round.Status.PENDING:
         return
     round_.status = Round.Status.RUNNING
@@ -156,7 +168,7 @@ def update_standings(event: Tournament, played: Sequence[PlayedRound]) -> None:
     from tournaments.services import settings_of
 
     fmt = get_format(event.format)
-    rows = fmt.standings(entrants_of(event), played, settings_of(event))
+    rows = fmt.standings(entrants_of(event), played, settings_of(event), gone=gone_of(event))
     names = dict(event.entries.values_list("pk", "user__username"))
     event.standings = [
         {
@@ -176,7 +188,8 @@ def finish_event(event: Tournament, played: Sequence[PlayedRound]) -> None:
     from tournaments.services import audit, settings_of
 
     update_standings(event, played)
-    winner = get_format(event.format).champion(entrants_of(event), played, settings_of(event))
+    fmt = get_format(event.format)
+    winner = fmt.champion(entrants_of(event), played, settings_of(event), gone=gone_of(event))
     event.champion = Entry.objects.get(pk=winner).user if winner is not None else None
     event.status = Status.FINISHED
     event.finished_at = timezone.now()

@@ -148,7 +148,10 @@ class MatchOutput(serializers.Serializer):
     round = serializers.IntegerField(help_text="Within its side")
     slots = SlotOutput(many=True)
     winner = serializers.CharField(allow_null=True)
-    state = serializers.ChoiceField(choices=["bye", "done", "playing", "ready", "waiting"])
+    state = serializers.ChoiceField(
+        choices=["bye", "walkover", "done", "playing", "ready", "waiting"],
+        help_text="walkover: a player had left the event, the other went through without play",
+    )
     played_in = serializers.IntegerField(allow_null=True, help_text="The event round")
     table = serializers.IntegerField(allow_null=True)
     url = serializers.CharField(allow_null=True)

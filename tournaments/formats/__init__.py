@@ -1,8 +1,9 @@
 """Tournament formats: pure pairing, seating, brackets and standings, no Django and no database.
 
-Every format is a pure function of (entrants, rounds played, settings): see ``base`` for the
-value objects and the ``Format`` protocol, ``seeding`` for seeding a field, and each format's
-module for its rules. The elimination formats also draw their ``Bracket``.
+Every format is a pure function of (entrants, rounds played, settings, and the entrants who have
+left for good): see ``base`` for the value objects and the ``Format`` protocol, ``seeding`` for
+seeding a field, and each format's module for its rules, those for players who leave included.
+The elimination formats also draw their ``Bracket``.
 
 >>> sorted(FORMATS)[:2]
 ['double_elimination', 'multi_table_elimination']

@@ -5,6 +5,13 @@ seeded field, every round played so far (its plan and its results) and the setti
 the next round's plan, or ``None`` once the event is over. Nothing is stored here; the services
 store each plan and its results and call again after every round, so every format is
 deterministic: the same arguments always give the same plan.
+
+Players who leave for good (withdrawn or disqualified) are passed as ``gone``, by id: no plan
+seats them or gives them a bye from then on. What happens to the games they would have played is
+each format's rule (Swiss pairs the others, the seating formats balance the tables over the
+players still in, round robin leaves their games out, a bracket gives their opponent a walkover);
+their results so far still count, and they are ranked as those stand, marked ``eliminated``.
+A round planned before they left still seats them: the caller decides that table without them.
 """
 
 from __future__ import annotations
@@ -98,8 +105,8 @@ class Settings:
 class Standing:
     """One entrant's line in the standings; ``tiebreaks`` are in their order of application.
 
-    Equal standing shares a rank (1, 1, 3). ``eliminated`` (elimination formats): the entrant can
-    no longer win the event; it is still ranked.
+    Equal standing shares a rank (1, 1, 3). ``eliminated``: the entrant can no longer win the
+    event (out of an elimination format, or gone); it is still ranked.
     """
 
     entrant: int
@@ -120,19 +127,35 @@ class Format(Protocol):
         ...
 
     def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> RoundPlan | None:
-        """The next round's plan, or ``None`` when the event is over."""
+        """The next round's plan, or ``None`` when the event is over; it seats nobody ``gone``."""
         ...
 
     def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> list[Standing]:
         """Every entrant's standing, best first: live mid-event, final once it is over."""
         ...
 
     def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> int | None:
-        """The winner once the event is over, else ``None``."""
+        """The winner once the event is over, else ``None``; someone ``gone`` only when every
+        player who could still have won has left."""
         ...

@@ -6,33 +6,28 @@ is decided without play (the other player goes through), a match with two byes p
 A played match's winner is the better place; when the places tie (both absent, say), the better
 seed goes through.
 
+A player who has left (``gone``) plays no more: each match of theirs not played yet is a
+walkover, decided without play as soon as both its players are known, for the opponent (when
+both have left, for the one seated in a later round, then the better seed, who meets the same
+fate in the next match); the loser of a walkover is out or drops to the losers bracket as any
+loser would. A match played before they left keeps its result. A grand final decided by a
+walkover has no reset.
+
 ``Bracket`` is what the bracket page draws: every match with its two slots (the entrant once
 known, and where it comes from: ``"seed 4"``, ``"bye"``, ``"winner of W1-2"``, ``"loser of
-W2-1"``), its winner once decided, and the event round it was played in.
+W2-1"``), its winner once decided, and the event round it was played in; a walkover is flagged.
 
-``Elimination`` is what the two elimination formats share: the checks, the bracket resolved from
-the history and drawn, the rounds' tables, the champion and the shape of the standings.
+``elimination.Elimination`` is what the two elimination formats build on these.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Literal
 
-from .base import (
-    Entrant,
-    FormatError,
-    PlayedRound,
-    RoundPlan,
-    Seating,
-    Settings,
-    Standing,
-    TableResult,
-)
-from .common import Key, check_duel, check_history, field_by_id, ranked
+from .base import Entrant, FormatError, PlayedRound, TableResult
 
 Side = Literal["winners", "losers", "final", "third"]
 
@@ -49,7 +44,8 @@ class Slot:
 @dataclass(frozen=True, slots=True)
 class BracketMatch:
     """A match of the bracket. ``round`` counts within its side; ``played_in`` is the event
-    round it was played in (``None`` while unplayed, and for a match decided by a bye)."""
+    round it was played in (``None`` while unplayed, and for a match decided by a bye or a
+    walkover). ``walkover``: decided without play because ``loser`` had left the event."""
 
     key: str
     round: int
@@ -59,6 +55,7 @@ class BracketMatch:
     loser: int | None = None
     bye: bool = False
     played_in: int | None = None
+    walkover: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +113,7 @@ class State:
     loser: Occupant = None
     played_in: int | None = None
     void: bool = False
+    walkover: bool = False
 
 
 def duel(result: TableResult, seeds: Mapping[int, int]) -> tuple[int, int]:
@@ -156,21 +154,43 @@ def _occupants(spec: Spec, states: Mapping[str, State], by_seed: Mapping[int, in
         final = states[spec.reset_of]
         if final.winner is None:
             return State((None, None))
-        return State(final.occupants, void=final.winner == final.occupants[0])
+        return State(final.occupants, void=final.walkover or final.winner == final.occupants[0])
     a, b = (_fed(f, states, by_seed) for f in spec.feeds)
     return State((a, b))
 
 
+def walkover(
+    a: int, b: int, gone: frozenset[int], order: Mapping[int, tuple[int, int]]
+) -> tuple[int, int]:
+    """(winner, loser) of a match a player who has left will not play: the one still in wins.
+    When both have left, the one ``order`` puts higher: the later round they were last seated
+    in, then the better seed. That keeps the winner the match had while only the other had left,
+    whenever it matters: the winner could play on only if seated after the other had left.
+
+    >>> order = {3: (2, -3), 8: (1, -8)}
+    >>> walkover(3, 8, frozenset({3}), order), walkover(3, 8, frozenset({3, 8}), order)
+    ((8, 3), (3, 8))
+    """
+    if (a in gone) != (b in gone):
+        return (b, a) if a in gone else (a, b)
+    return (a, b) if order[a] > order[b] else (b, a)
+
+
 def resolve(
-    specs: Sequence[Spec], entrants: Sequence[Entrant], played: Sequence[PlayedRound]
+    specs: Sequence[Spec],
+    entrants: Sequence[Entrant],
+    played: Sequence[PlayedRound],
+    gone: frozenset[int] = frozenset(),
 ) -> dict[str, State]:
-    """Every match's state given the rounds played.
+    """Every match's state given the rounds played and the players who have left.
 
     :raises FormatError: a played match the bracket does not have ready, or with other players.
     """
     by_seed = {e.seed: e.id for e in entrants}
     seeds = {e.id: e.seed for e in entrants}
     results = played_matches(played)
+    last = {p: done.plan.number for done in played for t in done.plan.tables for p in t.players}
+    order = {e.id: (last.get(e.id, 0), -e.seed) for e in entrants}
     states: dict[str, State] = {}
     for spec in specs:
         state = _occupants(spec, states, by_seed)
@@ -185,6 +205,9 @@ def resolve(
                 raise FormatError(f"match {spec.key} was played by {result.players}, not {a}, {b}")
             state.winner, state.loser = duel(result, seeds)
             state.played_in = number
+        elif a in gone or b in gone:
+            state.winner, state.loser = walkover(a, b, gone, order)
+            state.walkover = True
         states[spec.key] = state
     if results:
         raise FormatError(f"match {min(results)} is not ready in the bracket")
@@ -222,15 +245,18 @@ def drawn(specs: Sequence[Spec], states: Mapping[str, State]) -> Bracket:
         slots = (_slot(spec.feeds[0], a), _slot(spec.feeds[1], b))
         winner = s.winner if isinstance(s.winner, int) else None
         loser = s.loser if isinstance(s.loser, int) else None
-        bye = s.winner is not None and s.played_in is None
+        bye = s.winner is not None and s.played_in is None and not s.walkover
         matches.append(
-            BracketMatch(spec.key, spec.round, spec.side, slots, winner, loser, bye, s.played_in)
+            BracketMatch(
+                spec.key, spec.round, spec.side, slots, winner, loser, bye, s.played_in, s.walkover
+            )
         )
     return Bracket(tuple(matches))
 
 
 def wins_and_losses(states: Mapping[str, State]) -> tuple[dict[int, int], dict[int, int]]:
-    """Matches won (a bye counting as a win) and played matches lost, per entrant."""
+    """Matches won (a bye or a walkover counting as a win) and matches lost (played, or by
+    walkover), per entrant."""
     wins: dict[int, int] = {}
     losses: dict[int, int] = {}
     for s in states.values():
@@ -292,104 +318,3 @@ def loser(key: str) -> Feed:
 def seated(state: State) -> tuple[int, ...]:
     """The entrants known in a match's slots."""
     return tuple(p for p in state.occupants if isinstance(p, int))
-
-
-class Elimination(ABC):
-    """A two-player elimination format: a subclass names its matches (``_specs``), picks each
-    round's matches (``_round``) and says how far each eliminated entrant got (``_out``).
-
-    Standings: the eliminated below the players still in, by how far they got; the players still
-    in by fewer losses, then more wins. ``points`` is matches won, a bye counting as a win.
-    """
-
-    slug: str
-    name: str
-
-    @abstractmethod
-    def _specs(self, players: int, settings: Settings) -> list[Spec]:
-        """The bracket's matches for ``players`` entrants, in play order."""
-
-    @abstractmethod
-    def _round(self, ready: list[Spec], specs: list[Spec]) -> tuple[list[Spec], str]:
-        """The matches of the next round out of the ``ready`` ones (never empty), and its name."""
-
-    @abstractmethod
-    def _out(
-        self, specs: list[Spec], states: dict[str, State], settings: Settings
-    ) -> dict[int, tuple[int, int]]:
-        """The eliminated entrants, each with how far it got (higher is further), then a bonus
-        that splits those who got as far."""
-
-    def check(self, entrants: int, settings: Settings) -> None:
-        """:raises FormatError: a table size other than 2, or fewer than 2 players."""
-        check_duel(entrants, settings, self.name)
-
-    def _states(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> tuple[list[Spec], dict[str, State]]:
-        check_history(played, field_by_id(entrants))
-        self.check(len(entrants), settings)
-        specs = self._specs(len(entrants), settings)
-        return specs, resolve(specs, entrants, played)
-
-    def bracket(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> Bracket:
-        """Every match of the event, decided or not (a grand-final reset while it may still be
-        played).
-
-        :raises FormatError: as ``next_round``.
-        """
-        return drawn(*self._states(entrants, played, settings))
-
-    def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> RoundPlan | None:
-        """The next round's ready matches (which ones: see the format), or ``None`` once the
-        event is over.
-
-        :raises FormatError: a bad field, settings or history.
-        """
-        specs, states = self._states(entrants, played, settings)
-        waiting = ready(specs, states)
-        if not waiting:
-            return None
-        matches, name = self._round(waiting, specs)
-        tables = tuple(Seating(seated(states[s.key]), s.key) for s in matches)
-        return RoundPlan(len(played) + 1, name, tables)
-
-    def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> list[Standing]:
-        """Final standings once over, live before (see the class).
-
-        :raises FormatError: as ``next_round``.
-        """
-        specs, states = self._states(entrants, played, settings)
-        wins, losses = wins_and_losses(states)
-        out = self._out(specs, states, settings)
-
-        def key(e: Entrant) -> Key:
-            if e.id in out:
-                return (0, *out[e.id], 0)
-            return (1, 0, -losses.get(e.id, 0), wins.get(e.id, 0))
-
-        return [
-            Standing(e.id, rank, float(wins.get(e.id, 0)), {}, e.id in out)
-            for rank, e in ranked(entrants, key)
-        ]
-
-    def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-    ) -> int | None:
-        """The winner of the last match of the winners bracket or the finals once the event is
-        over (a grand-final reset only when it was played), else ``None``."""
-        specs, states = self._states(entrants, played, settings)
-        if ready(specs, states):
-            return None
-        last = [
-            states[s.key]
-            for s in specs
-            if s.side in ("winners", "final") and not states[s.key].void
-        ][-1]
-        return last.winner if isinstance(last.winner, int) else None

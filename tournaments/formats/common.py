@@ -1,5 +1,5 @@
-"""Helpers every format shares: checking the field and the history, scoring a table, ranking
-with shared ranks, and splitting a field into balanced tables.
+"""Helpers every format shares: checking the field, the history and the players who left,
+scoring a table, ranking with shared ranks, and splitting a field into balanced tables.
 
 Scoring rule for every format: a table's players are sorted by place; players who tie share the
 average of the scores of the positions they cover. A two-player table scores ``(1, 0)``, so a
@@ -62,6 +62,29 @@ def check_history(played: Sequence[PlayedRound], ids: Mapping[int, Entrant]) -> 
             raise FormatError(f"round {number} seats an entrant twice")
         if not seen <= ids.keys():
             raise FormatError(f"round {number} seats someone who is not an entrant")
+
+
+def check_gone(gone: frozenset[int], ids: Mapping[int, Entrant]) -> None:
+    """Refuse players who left but are not entrants.
+
+    :raises FormatError: naming them.
+
+    >>> check_gone(frozenset({4}), {1: Entrant(1, 1, 0.0)})
+    Traceback (most recent call last):
+    ...
+    tournaments.formats.base.FormatError: players who left are not entrants: [4]
+    """
+    if not gone <= ids.keys():
+        raise FormatError(f"players who left are not entrants: {sorted(gone - ids.keys())}")
+
+
+def first_still_in(order: Sequence[int], gone: frozenset[int]) -> int:
+    """The first of ``order`` (not empty) who has not left; its first when all of it has.
+
+    >>> first_still_in([3, 1, 2], frozenset({3})), first_still_in([3], frozenset({3}))
+    (1, 3)
+    """
+    return next((p for p in order if p not in gone), order[0])
 
 
 def table_scores(result: TableResult, scale: Sequence[float]) -> dict[int, float]:
@@ -144,6 +167,19 @@ def table_sizes(players: int, size: int, smallest: int) -> list[int]:
 def seatable(players: int, size: int, smallest: int) -> bool:
     """Whether ``table_sizes`` can seat this many players (two or more)."""
     return players >= 2 and (players <= size or math.ceil(players / size) * smallest <= players)
+
+
+def seat_sizes(players: int, settings: Settings) -> list[int]:
+    """``table_sizes`` for the players still in (two or more). A field that players leaving has
+    made one the balanced split cannot seat (5 at tables of 3 to 4) sits at the same fewest
+    balanced tables below ``min_table``: never below two, since more players than one table holds
+    spread over the fewest tables of ``table_size`` seats fill each with at least two.
+
+    >>> seat_sizes(5, Settings(table_size=4)), seat_sizes(10, Settings(table_size=4))
+    ([3, 2], [4, 3, 3])
+    """
+    size, smallest = settings.table_size, settings.min_table
+    return table_sizes(players, size, smallest if seatable(players, size, smallest) else 2)
 
 
 def snake(players: Sequence[int], sizes: Sequence[int]) -> list[list[int]]:

@@ -11,6 +11,10 @@ bye that drops passes as a bye: the match it reaches is decided without play. Th
 ``grand_final_reset`` a second final (``GF2``) is played only if the losers-bracket champion
 wins the first. A tie on places sends the better seed through.
 
+A player who has left the event loses each match of theirs not yet played by walkover
+(``bracket``): from the winners bracket they drop into the losers bracket and go out at their
+next match there; a grand final they would have played goes to their opponent, with no reset.
+
 Rounds: every round holds every match whose two players are known and that is not yet played,
 so winners and losers matches share rounds (round 1 can already hold a second-round match
 between two players who both had byes).
@@ -32,6 +36,7 @@ from collections.abc import Sequence
 
 from . import bracket as b
 from .base import Settings
+from .elimination import Elimination
 
 
 def _losers_specs(winners: list[b.Spec]) -> list[b.Spec]:
@@ -77,7 +82,13 @@ def _round_name(ready: Sequence[b.Spec]) -> str:
     return " / ".join(parts)
 
 
-class DoubleElimination(b.Elimination):
+def _no_reset(final: b.State, settings: Settings) -> bool:
+    """Whether a decided grand final is the last: its first slot lost it, there is no reset,
+    or it was a walkover."""
+    return final.loser == final.occupants[1] or not settings.grand_final_reset or final.walkover
+
+
+class DoubleElimination(Elimination):
     """The ``double_elimination`` format (see the module)."""
 
     slug = "double_elimination"
@@ -109,8 +120,6 @@ class DoubleElimination(b.Elimination):
                 continue
             if spec.side == "losers":
                 out[s.loser] = (spec.round, 0)
-            elif spec.key == "GF2" or (
-                spec.key == "GF" and (s.loser == s.occupants[1] or not settings.grand_final_reset)
-            ):
+            elif spec.key == "GF2" or (spec.key == "GF" and _no_reset(s, settings)):
                 out[s.loser] = (depth, 0)
         return out

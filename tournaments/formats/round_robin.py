@@ -23,22 +23,35 @@ two-player table swapped; at multi-seat tables the same tables again). Standings
 1, a tie half; at multi-seat tables the placement points), then at two seats Sonneborn-Berger,
 then game points.
 
+Players who have left (``gone``) keep the schedule but play none of their remaining games.
+Two seats: their pairs are left out of the circle's rounds (their opponent sits the round out,
+listed with the byes and scoring nothing), and a round with no game left is skipped. Multi-seat
+tables: the first cycle's rounds are drawn as above over the players still in (balanced tables;
+``common.seat_sizes`` when their leaving makes the field one the balanced split cannot seat), and
+the cycle ends once every two players still in have shared a table; the second cycle's tables
+lose the players who have left, a table left with fewer than two is dropped (its player sits
+out) and a round with no table left is skipped. With fewer than two players still in, the event
+ends. Which round of the schedule comes next is read from the history: each round played took the
+first round of the schedule, after the one before it, that had a game without the players who
+had left by then (those it neither seated nor listed with the byes). Results so far count.
+
 >>> [[t.players for t in circle_round([1, 2, 3, 4], r)] for r in range(3)]
 [[(1, 4), (2, 3)], [(1, 3), (4, 2)], [(1, 2), (3, 4)]]
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from .base import Entrant, PlayedRound, RoundPlan, Seating, Settings
 from .common import (
     check_duel,
+    check_gone,
     check_history,
     check_multi_seat,
     check_placement_points,
     field_by_id,
-    table_sizes,
+    seat_sizes,
 )
 from .seating import swap_pass
 from .tally import Tally, TallyFormat
@@ -67,17 +80,77 @@ def circle_round(players: Sequence[int | None], index: int) -> list[Seating]:
     ]
 
 
-def _circle_plan(order: list[int], number: int, settings: Settings) -> RoundPlan | None:
+#: The games of the schedule's round at an index without the players in a set.
+Games = Callable[[int, frozenset[int]], list[Seating]]
+
+
+def present(plan: RoundPlan) -> set[int]:
+    """Everyone a round seated or gave a bye: the players still in when it was planned."""
+    return {p for t in plan.tables for p in t.players} | set(plan.byes)
+
+
+def next_index(
+    played: Sequence[PlayedRound],
+    order: Sequence[int],
+    gone: frozenset[int],
+    end: int,
+    games: Games,
+) -> int:
+    """The schedule index of the round after ``played`` (``end`` once past the schedule): each
+    round took the first index after the one before it with a game left without the players
+    who had left when it was planned; the next one, without ``gone``.
+
+    >>> def pair(index: int, left: frozenset[int]) -> list[Seating]:
+    ...     return [] if left else [Seating((1, 2))]
+    >>> [next_index([], [1, 2], frozenset(gone), 3, pair) for gone in ({}, {2})]
+    [0, 3]
+    """
+    index = -1
+    everyone = frozenset(order)
+    for left in [*(everyone - present(done.plan) for done in played), gone]:
+        if not left:  # nobody left out: every round of the schedule has its games
+            index = min(index + 1, end)
+        else:
+            index = next((i for i in range(index + 1, end) if games(i, left)), end)
+    return index
+
+
+def without(tables: Sequence[Seating], left: frozenset[int]) -> list[Seating]:
+    """``tables`` without the players in ``left``; a table left with fewer than two is dropped.
+
+    >>> [t.players for t in without([Seating((1, 2, 3)), Seating((4, 5))], frozenset({2, 4}))]
+    [(1, 3)]
+    """
+    kept = (Seating(tuple(p for p in t.players if p not in left), t.key) for t in tables)
+    return [t for t in kept if len(t.players) >= 2]
+
+
+def _plan(
+    number: int, tables: list[Seating], order: Sequence[int], gone: frozenset[int]
+) -> RoundPlan:
+    """Round ``number``: ``tables``, and whoever still in they do not seat sits out."""
+    seated = {p for t in tables for p in t.players}
+    byes = tuple(p for p in order if p not in seated and p not in gone)
+    return RoundPlan(number, f"Round {number}", tuple(tables), byes)
+
+
+def _circle_plan(
+    order: list[int], played: Sequence[PlayedRound], settings: Settings, gone: frozenset[int]
+) -> RoundPlan | None:
     players: list[int | None] = [*order, None] if len(order) % 2 else list(order)
     cycle = len(players) - 1
-    if number > cycle * (2 if settings.double_round else 1):
+
+    def games(index: int, left: frozenset[int]) -> list[Seating]:
+        tables = circle_round(players, index % cycle)
+        if index >= cycle:
+            tables = [Seating(t.players[::-1], t.key) for t in tables]
+        return [t for t in tables if left.isdisjoint(t.players)]
+
+    end = cycle * (2 if settings.double_round else 1)
+    index = next_index(played, order, gone, end, games)
+    if index == end:
         return None
-    tables = circle_round(players, (number - 1) % cycle)
-    if number > cycle:
-        tables = [Seating(t.players[::-1], t.key) for t in tables]
-    seated = {p for t in tables for p in t.players}
-    byes = tuple(p for p in order if p not in seated)
-    return RoundPlan(number, f"Round {number}", tuple(tables), byes)
+    return _plan(len(played) + 1, games(index, gone), order, gone)
 
 
 def cover_round(
@@ -107,27 +180,49 @@ def cover_round(
     return tables
 
 
-def _cover_plan(
-    entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
-) -> RoundPlan | None:
-    number = len(played) + 1
-    met: dict[int, set[int]] = {e.id: set() for e in entrants}
+def _first_cycle(
+    played: Sequence[PlayedRound], order: Sequence[int], gone: frozenset[int]
+) -> tuple[int, dict[int, set[int]]]:
+    """The round that ended the first cycle (0: not yet), and who has sat with whom. A round ends
+    it once every two players still in when the round after it was planned (everyone now, after
+    the last one) have shared a table."""
+    met: dict[int, set[int]] = {p: set() for p in order}
     cycle = 0
-    for done in played:
+    for number, done in enumerate(played, 1):
         for table in done.plan.tables:
             for p in table.players:
                 met[p].update(q for q in table.players if q != p)
-        if not cycle and all(len(s) == len(entrants) - 1 for s in met.values()):
-            cycle = done.plan.number
-    if cycle:
-        if not settings.double_round or number > 2 * cycle:
-            return None
-        return RoundPlan(number, f"Round {number}", played[number - cycle - 1].plan.tables)
-    order = [e.id for e in sorted(entrants, key=lambda e: (len(met[e.id]), e.seed))]
-    sizes = table_sizes(len(entrants), settings.table_size, settings.min_table)
-    tables = cover_round(order, sizes, met)
-    swap_pass(tables, met, SWAP_WINDOW)
+        if not cycle:
+            later = present(played[number].plan) if number < len(played) else set(order) - gone
+            if all(len(met[p] & later) == len(later) - 1 for p in later):
+                cycle = number
+    return cycle, met
+
+
+def _cover_plan(
+    entrants: Sequence[Entrant],
+    played: Sequence[PlayedRound],
+    settings: Settings,
+    gone: frozenset[int],
+) -> RoundPlan | None:
+    number = len(played) + 1
     seed = {e.id: e.seed for e in entrants}
+    order = sorted(seed, key=seed.__getitem__)
+    cycle, met = _first_cycle(played, order, gone)
+    if cycle:
+        if not settings.double_round:
+            return None
+        first = played[:cycle]
+
+        def games(index: int, left: frozenset[int]) -> list[Seating]:
+            return without(first[index].plan.tables, left)
+
+        index = next_index(played[cycle:], order, gone, cycle, games)
+        return None if index == cycle else _plan(number, games(index, gone), order, gone)
+    still_in = {p for p in order if p not in gone}
+    by_need = sorted(still_in, key=lambda p: (len(met[p] & still_in), seed[p]))
+    tables = cover_round(by_need, seat_sizes(len(by_need), settings), met)
+    swap_pass(tables, met, SWAP_WINDOW)
     seats = tuple(
         Seating(tuple(sorted(t, key=seed.__getitem__)), f"T{n}") for n, t in enumerate(tables, 1)
     )
@@ -150,18 +245,28 @@ class RoundRobin(TallyFormat):
             check_placement_points(settings)
 
     def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> RoundPlan | None:
-        """The schedule's next round, or ``None`` once it is complete (see the module).
+        """The schedule's next round without the players who have left, or ``None`` once it is
+        complete or fewer than two players are still in (see the module).
 
-        :raises FormatError: a bad field, settings or history.
+        :raises FormatError: a bad field, settings or history, or ``gone`` not entrants.
         """
-        check_history(played, field_by_id(entrants))
+        ids = field_by_id(entrants)
+        check_history(played, ids)
+        check_gone(gone, ids)
         self.check(len(entrants), settings)
+        if len(entrants) - len(gone) < 2:
+            return None
         if settings.table_size > 2:
-            return _cover_plan(entrants, played, settings)
+            return _cover_plan(entrants, played, settings, gone)
         order = [e.id for e in sorted(entrants, key=lambda e: e.seed)]
-        return _circle_plan(order, len(played) + 1, settings)
+        return _circle_plan(order, played, settings, gone)
 
     def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
         """Sonneborn-Berger (two seats only), then game points."""

@@ -8,6 +8,10 @@ and round 1 holds the other first-round matches only. Round ``r`` of the event i
 match keyed ``3rd`` in the final round (in a field of three it goes to the one semi-final loser
 without play). A tie on places sends the better seed through.
 
+A player who has left the event loses each match of theirs not yet played by walkover
+(``bracket``): their opponent goes through without a table, and a third-place match they would
+have played goes to the other semi-final loser.
+
 Standings: the champion, then by how far each player got (a later loss ranks higher; the
 third-place match splits its two), players who went out in the same round sharing a rank. Live
 standings put the players still in above those out, by matches won. ``points`` is matches won,
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 from . import bracket as b
 from .base import Settings
+from .elimination import Elimination
 
 
 def _round_name(rnd: int, last: int) -> str:
@@ -30,7 +35,7 @@ def _round_name(rnd: int, last: int) -> str:
     return names.get(rnd, f"Round {rnd}")
 
 
-class SingleElimination(b.Elimination):
+class SingleElimination(Elimination):
     """The ``single_elimination`` format (see the module)."""
 
     slug = "single_elimination"

@@ -5,18 +5,29 @@ groups, top half against bottom half, floats down, no rematches while a pairing 
 exists). Players are ranked for pairing by score, then seed. In an odd field the lowest-ranked
 player who has not had a bye sits out and scores ``BYE_SCORE``; nobody has two byes, since
 ``check`` allows at most as many rounds as an odd field has players. A win scores 1, a tie
-(equal places) half each. Rounds: ``settings.rounds``, by default ``ceil(log2 N)``.
+(equal places) half each. Rounds: ``settings.rounds``, by default ``ceil(log2 N)`` (``N`` the
+seeded field, whoever has left since).
+
+Players who have left (``gone``) are neither paired nor given the bye: the rest are paired as
+above, and in an odd number of them the bye goes to the lowest-ranked player still in who has not
+had one (a field that has shrunk may run out of such players: the lowest-ranked has a second).
+With fewer than two players still in, the event ends there.
 
 Standings: score, then Buchholz (the sum of the scores of every opponent met), then
 Sonneborn-Berger (the scores of opponents beaten plus half those of opponents tied with); a bye
 adds nothing to either. Players equal on all three share a rank; the champion is the better
-seed among them.
+seed among them. A player who has left keeps their results: they are ranked by them, and their
+score as it stands counts in the Buchholz and Sonneborn-Berger of everyone they met; the
+champion is the best player still in.
 
 >>> from .seeding import seed_by_rating
 >>> field = seed_by_rating([(i, 2000.0 - i) for i in range(1, 8)])
 >>> plan = Swiss().next_round(field, [], Settings())
 >>> [t.players for t in plan.tables], plan.byes
 ([(1, 4), (2, 5), (3, 6)], (7,))
+>>> plan = Swiss().next_round(field, [], Settings(), gone=frozenset({2}))
+>>> [t.players for t in plan.tables], plan.byes
+([(1, 5), (3, 6), (4, 7)], ())
 """
 
 from __future__ import annotations
@@ -64,16 +75,23 @@ class Swiss(TallyFormat):
             raise FormatError(f"{entrants} players can play 1 to {most} Swiss rounds, not {rounds}")
 
     def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> RoundPlan | None:
-        """The next round's pairings and bye, or ``None`` after the last round.
+        """The next round's pairings and bye among the players still in, or ``None`` after the
+        last round (or with fewer than two players still in).
 
-        :raises FormatError: a bad field, settings or history.
+        :raises FormatError: a bad field, settings or history, or ``gone`` not entrants.
         """
-        t = self._tally(entrants, played, settings)
-        if len(played) >= rounds_of(len(entrants), settings):
+        t = self._tally(entrants, played, settings, gone)
+        still_in = [e for e in entrants if e.id not in gone]
+        if len(played) >= rounds_of(len(entrants), settings) or len(still_in) < 2:
             return None
-        order = [e.id for e in sorted(entrants, key=lambda e: (-t.score[e.id], e.seed))]
+        order = [e.id for e in sorted(still_in, key=lambda e: (-t.score[e.id], e.seed))]
         byes: tuple[int, ...] = ()
         if len(order) % 2:
             bye = next((p for p in reversed(order) if not t.byes[p]), order[-1])

@@ -11,7 +11,13 @@ that remain. Seats at a table go by standing.
 Each table scores ``placement_points`` by place (places beyond the tuple score 0; players who tie
 share the average of the places they cover); game points are the tiebreak. Rounds:
 ``settings.rounds``, by default ``ceil(log N / log table_size) + 1``, one more than a knockout
-that sends one player on from each table would take.
+that sends one player on from each table would take (``N`` the seeded field).
+
+Players who have left (``gone``) are not seated: the balanced tables are drawn over the players
+still in, the same way. Should their leaving make that field one the balanced split cannot seat
+(5 players at tables of 3 to 4), it sits at the same fewest balanced tables, below ``min_table``
+(``common.seat_sizes``). With fewer than two players still in, the event ends there. They keep
+their results and are ranked by them; the champion is the best player still in.
 
 >>> from .seeding import seed_by_rating
 >>> field = seed_by_rating([(i, 2000.0 - i) for i in range(1, 9)])
@@ -28,8 +34,8 @@ from .base import Entrant, FormatError, PlayedRound, RoundPlan, Seating, Setting
 from .common import (
     check_multi_seat,
     check_placement_points,
+    seat_sizes,
     snake,
-    table_sizes,
 )
 from .seating import swap_pass
 from .tally import Tally, TallyFormat
@@ -72,21 +78,28 @@ class SwissTables(TallyFormat):
             raise FormatError(f"Swiss tables need at least 1 round, not {settings.rounds}")
 
     def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> RoundPlan | None:
-        """The next round's tables, or ``None`` after the last round.
+        """The next round's tables of the players still in, or ``None`` after the last round
+        (or with fewer than two players still in).
 
-        :raises FormatError: a bad field, settings or history.
+        :raises FormatError: a bad field, settings or history, or ``gone`` not entrants.
         """
-        t = self._tally(entrants, played, settings)
+        t = self._tally(entrants, played, settings, gone)
         rounds = settings.rounds
         if rounds is None:
             rounds = default_rounds(len(entrants), settings.table_size)
-        if len(played) >= rounds:
+        still_in = [e for e in entrants if e.id not in gone]
+        if len(played) >= rounds or len(still_in) < 2:
             return None
-        key = {e.id: (-t.score[e.id], -t.game_points[e.id], e.seed) for e in entrants}
+        key = {e.id: (-t.score[e.id], -t.game_points[e.id], e.seed) for e in still_in}
         order = sorted(key, key=key.__getitem__)
-        sizes = table_sizes(len(order), settings.table_size, settings.min_table)
+        sizes = seat_sizes(len(order), settings)
         tables = _by_standing(order, sizes, t) if played else snake(order, sizes)
         number = len(played) + 1
         seats = tuple(Seating(tuple(table), f"T{n}") for n, table in enumerate(tables, 1))

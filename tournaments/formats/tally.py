@@ -5,6 +5,9 @@ format's bye value and counts as no opponent (it adds nothing to Buchholz or Son
 
 ``TallyFormat`` is what the formats ranked by such a tally share (round robin, Swiss, Swiss
 tables): standings by score, then the format's tiebreaks; the champion tops the final standings.
+Players who have left (``gone``) keep their results, for their own line and for everyone's
+tiebreaks (their score as it stands), and are ranked by them, marked ``eliminated``; the champion
+is the best player still in, a player who has left only when nobody is.
 """
 
 from __future__ import annotations
@@ -14,7 +17,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .base import Entrant, PlayedRound, RoundPlan, Settings, Standing
-from .common import DUEL_SCORES, check_history, field_by_id, ranked, table_scores
+from .common import (
+    DUEL_SCORES,
+    check_gone,
+    check_history,
+    field_by_id,
+    first_still_in,
+    ranked,
+    table_scores,
+)
 
 
 @dataclass(slots=True)
@@ -99,41 +110,66 @@ class TallyFormat(ABC):
 
     @abstractmethod
     def next_round(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> RoundPlan | None:
-        """The next round's plan, or ``None`` once the event is over."""
+        """The next round's plan, seating nobody ``gone``, or ``None`` once the event is over."""
 
     @abstractmethod
     def _tiebreaks(self, t: Tally, entrant: int, settings: Settings) -> dict[str, float]:
         """One entrant's tiebreaks, in their order of application."""
 
     def _tally(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        gone: frozenset[int],
     ) -> Tally:
-        check_history(played, field_by_id(entrants))
+        ids = field_by_id(entrants)
+        check_history(played, ids)
+        check_gone(gone, ids)
         self.check(len(entrants), settings)
         return tally((e.id for e in entrants), played, scale_of(settings), self.bye_score)
 
     def standings(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> list[Standing]:
-        """Score, then the format's tiebreaks; live or final.
+        """Score, then the format's tiebreaks; live or final. Players who have left are ranked by
+        their results and marked ``eliminated`` (all but the top when nobody is still in).
 
         :raises FormatError: as ``next_round``.
         """
-        t = self._tally(entrants, played, settings)
+        t = self._tally(entrants, played, settings, gone)
         lines = {e.id: self._tiebreaks(t, e.id, settings) for e in entrants}
         key = {e.id: (t.score[e.id], *lines[e.id].values()) for e in entrants}
+        order = ranked(entrants, lambda e: key[e.id])
+        leader = first_still_in([e.id for _, e in order], gone)
         return [
-            Standing(e.id, rank, t.score[e.id], lines[e.id])
-            for rank, e in ranked(entrants, lambda e: key[e.id])
+            Standing(e.id, rank, t.score[e.id], lines[e.id], e.id in gone and e.id != leader)
+            for rank, e in order
         ]
 
     def champion(
-        self, entrants: Sequence[Entrant], played: Sequence[PlayedRound], settings: Settings
+        self,
+        entrants: Sequence[Entrant],
+        played: Sequence[PlayedRound],
+        settings: Settings,
+        *,
+        gone: frozenset[int] = frozenset(),
     ) -> int | None:
-        """The top of the final standings (a tie on everything: the better seed) once the last
-        round is played, else ``None``."""
-        if self.next_round(entrants, played, settings) is not None:
+        """The best player still in (a tie on everything: the better seed) once the last round is
+        played, else ``None``; a player who has left only when nobody is still in."""
+        if self.next_round(entrants, played, settings, gone=gone) is not None:
             return None
-        return self.standings(entrants, played, settings)[0].entrant
+        lines = self.standings(entrants, played, settings, gone=gone)
+        return first_still_in([s.entrant for s in lines], gone)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tournaments.formats import (
     Entrant,
@@ -69,6 +69,46 @@ def play(
         played.append(play_round(plan, rng))
     assert rounds < 10_000, "the event does not end"
     return played
+
+
+def absent_last(result: TableResult, gone: frozenset[int]) -> TableResult:
+    """``result`` with the players in ``gone`` absent: they share the last place and score 0, the
+    others keep their order (as the service records a table someone left)."""
+    here = [place for p, place in zip(result.players, result.places, strict=True) if p not in gone]
+    last = len(here) + 1
+    rows = [
+        (last, 0) if p in gone else (1 + sum(q < place for q in here), points)
+        for p, place, points in zip(result.players, result.places, result.points, strict=True)
+    ]
+    return TableResult(result.players, tuple(r[0] for r in rows), tuple(r[1] for r in rows))
+
+
+def play_leaving(
+    fmt: Format,
+    entrants: Sequence[Entrant],
+    settings: Settings,
+    leaving: Mapping[int, int],
+    seed: int | str = 0,
+    planned: bool = False,
+) -> tuple[list[PlayedRound], frozenset[int]]:
+    """Play the event with random results, each player of ``leaving`` leaving for good once
+    that many rounds are played; with ``planned``, just after the next round is planned (they
+    are absent at its table, last). Returns the rounds and who has left by the end.
+
+    :raises AssertionError: an event still running after 10,000 rounds.
+    """
+    rng = random.Random(seed)
+    played: list[PlayedRound] = []
+    while len(played) < 10_000:
+        gone = frozenset(p for p, after in leaving.items() if after + planned <= len(played))
+        plan = fmt.next_round(entrants, played, settings, gone=gone)
+        if plan is None:
+            return played, gone
+        now = frozenset(p for p, after in leaving.items() if after <= len(played))
+        done = play_round(plan, rng)
+        results = tuple(absent_last(r, now) for r in done.results)
+        played.append(PlayedRound(plan, results))
+    raise AssertionError("the event does not end")
 
 
 def seated(plan: RoundPlan) -> list[int]:

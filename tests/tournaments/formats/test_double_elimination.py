@@ -163,3 +163,59 @@ def test_events_end_with_a_champion_and_two_losses_for_everyone_else(
     lines = DE.standings(entrants, played, s)
     assert lines[0].entrant == champion and lines[0].rank == 1 and lines[1].rank == 2
     assert [x.eliminated for x in lines].count(False) == 1
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def test_a_winners_bracket_player_who_left_drops_and_goes_out_by_walkovers() -> None:
+    entrants, s, gone = field(4), Settings(), frozenset({2})
+    played = play_seeds(4, s)[:1]  # 1 and 2 win round 1
+    second = DE.next_round(entrants, played, s, gone=gone)
+    assert second is not None and second.name == "Losers round 1"
+    assert [(t.key, t.players) for t in second.tables] == [("L1-1", (4, 3))]
+    played.append(PlayedRound(second, (finish(second.tables[0], (3, 4)),)))
+    final = DE.next_round(entrants, played, s, gone=gone)
+    assert final is not None and [(t.key, t.players) for t in final.tables] == [("GF", (1, 3))]
+    bracket = DE.bracket(entrants, played, s, gone=gone)
+    assert [(m.key, m.winner, m.loser) for m in bracket.matches if m.walkover] == [
+        ("W2-1", 1, 2),
+        ("L2-1", 3, 2),
+    ]
+
+
+def test_a_grand_final_walkover_has_no_reset() -> None:
+    entrants, s, gone = field(4), Settings(), frozenset({1})
+    played = play_seeds(4, s)[:3]  # up to the losers final, which 2 wins
+    assert DE.next_round(entrants, played, s, gone=gone) is None
+    assert DE.champion(entrants, played, s, gone=gone) == 2
+    bracket = DE.bracket(entrants, played, s, gone=gone)
+    assert [m.key for m in bracket.matches][-1] == "GF"  # the reset is left out
+    assert (bracket.match("GF").winner, bracket.match("GF").walkover) == (2, True)
+    lines = DE.standings(entrants, played, s, gone=gone)
+    assert [(x.entrant, x.rank, x.eliminated) for x in lines] == [
+        (2, 1, False),
+        (1, 2, True),
+        (3, 3, True),
+        (4, 4, True),
+    ]
+
+
+def test_a_walkover_between_two_who_left_keeps_the_winner_it_had() -> None:
+    # 1 leaves once round 1 is planned (absent, they lose W1-1): L1-1 goes to 2 by walkover, and
+    # 2 is seated in the losers final before leaving too. L1-1 stays 2's, not the better seed's.
+    entrants, s = field(4), Settings()
+    first = DE.next_round(entrants, [], s)
+    assert first is not None
+    played = [
+        PlayedRound(first, (finish(first.tables[0], (4, 1)), finish(first.tables[1], (3, 2))))
+    ]
+    second = DE.next_round(entrants, played, s, gone=frozenset({1}))
+    assert second is not None and [t.key for t in second.tables] == ["W2-1"]
+    played.append(PlayedRound(second, (finish(second.tables[0], (4, 3)),)))
+    third = DE.next_round(entrants, played, s, gone=frozenset({1}))
+    assert third is not None and [(t.key, t.players) for t in third.tables] == [("L2-1", (2, 3))]
+    played.append(PlayedRound(third, (finish(third.tables[0], (3, 2)),)))
+    bracket = DE.bracket(entrants, played, s, gone=frozenset({1, 2}))
+    assert (bracket.match("L1-1").winner, bracket.match("L1-1").walkover) == (2, True)
+    assert bracket.match("L2-1").played_in == 3

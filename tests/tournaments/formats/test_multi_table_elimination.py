@@ -14,6 +14,7 @@ from tournaments.formats import (
     MultiTableElimination,
     PlayedRound,
     RoundPlan,
+    Seating,
     Settings,
     TableResult,
 )
@@ -152,3 +153,60 @@ def test_events_shrink_to_a_final_table_in_bounds(
     lines = MT.standings(entrants, played, s)
     assert lines[0].entrant == MT.champion(entrants, played, s)
     assert sorted(x.entrant for x in lines) == sorted(e.id for e in entrants)
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def test_the_place_of_a_player_who_left_goes_to_the_best_of_the_rest() -> None:
+    entrants, s = field(10), Settings(table_size=4)
+    first = MT.next_round(entrants, [], s)
+    assert first is not None
+    played = [PlayedRound(first, tuple(finish(t, t.players) for t in first.tables))]
+    assert [t.players for t in first.tables] == [(1, 6, 7, 10), (2, 5, 8), (3, 4, 9)]
+    final = MT.next_round(entrants, played, s, gone=frozenset({1}))  # 1 won T1, then left
+    assert final is not None and [t.players for t in final.tables] == [(2, 3, 4)]
+    lines = MT.standings(entrants, played, s, gone=frozenset({1}))
+    assert [(x.entrant, x.eliminated) for x in lines[:4]] == [
+        (2, False),
+        (3, False),
+        (4, False),
+        (1, True),
+    ]
+
+
+def test_round_one_balances_the_tables_over_the_players_still_in() -> None:
+    entrants, s = field(10), Settings(table_size=4)
+    plan = MT.next_round(entrants, [], s, gone=frozenset({6, 7}))
+    assert plan is not None and [t.players for t in plan.tables] == [(1, 4, 5, 10), (2, 3, 8, 9)]
+    # Five cannot sit at tables of 3 to 4: a table of two.
+    plan = MT.next_round(entrants, [], s, gone=frozenset({1, 2, 3, 4, 5}))
+    assert plan is not None and [t.players for t in plan.tables] == [(6, 9, 10), (7, 8)]
+
+
+def test_one_player_still_in_wins_without_another_table() -> None:
+    entrants, s = field(10), Settings(table_size=4)
+    played = [seeds_win(MT.next_round(entrants, [], s))]
+    gone = frozenset(range(1, 11)) - {4}
+    assert MT.next_round(entrants, played, s, gone=gone) is None
+    assert MT.champion(entrants, played, s, gone=gone) == 4
+    lines = MT.standings(entrants, played, s, gone=gone)
+    assert (lines[0].entrant, lines[0].points, lines[0].eliminated) == (4, 2.0, False)
+    assert all(x.eliminated for x in lines[1:])
+
+
+def test_a_round_seating_a_player_who_left_later_is_still_read() -> None:
+    # 2 left once the final table was planned: it still seats them, and the history stands.
+    entrants, s = field(10), Settings(table_size=4)
+    played = [seeds_win(MT.next_round(entrants, [], s))]
+    final = MT.next_round(entrants, played, s)
+    assert final is not None and final.tables[0].players == (1, 2, 3)
+    played.append(PlayedRound(final, (finish(final.tables[0], (1, 3, 2)),)))
+    assert MT.next_round(entrants, played, s, gone=frozenset({2})) is None
+    assert MT.champion(entrants, played, s, gone=frozenset({2})) == 1
+    # A final seating 4, the best wildcard, is right only if 3 had left by then.
+    other = RoundPlan(2, "Final table", (Seating((1, 2, 4), "final"),))
+    read = [played[0], PlayedRound(other, (finish(other.tables[0], (1, 2, 4)),))]
+    assert MT.champion(entrants, read, s, gone=frozenset({3})) == 1
+    with pytest.raises(FormatError, match="round 2 seats other players than the field"):
+        MT.champion(entrants, read, s)

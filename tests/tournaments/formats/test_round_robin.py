@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.formats import FormatError, PlayedRound, RoundRobin, Settings
+from tournaments.formats import FormatError, PlayedRound, RoundPlan, RoundRobin, Settings
 from tournaments.formats.common import seatable, table_sizes
 from tournaments.formats.round_robin import circle_round
 
@@ -193,3 +193,65 @@ def test_big_multi_seat_rounds_stay_in_bounds(players: int, seats: int, smallest
         sizes = [len(t.players) for t in done.plan.tables]
         assert sorted(sizes, reverse=True) == table_sizes(players, seats, s.min_table)
         assert sorted(seated(done.plan)) == list(range(1, players + 1))
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def better_seeds_win(plan: RoundPlan | None) -> PlayedRound:
+    assert plan is not None
+    return PlayedRound(plan, tuple(finish(t, sorted(t.players)) for t in plan.tables))
+
+
+def test_the_games_of_a_player_who_left_are_left_out_of_the_circle() -> None:
+    entrants, gone = field(4), frozenset({4})
+    played = [better_seeds_win(RR.next_round(entrants, [], Settings()))]  # (1, 4) and (2, 3)
+    second = RR.next_round(entrants, played, Settings(), gone=gone)
+    assert second is not None and [t.players for t in second.tables] == [(1, 3)]
+    assert second.byes == (2,)  # 2 was to meet 4: sits the round out
+    played.append(better_seeds_win(second))
+    third = RR.next_round(entrants, played, Settings(), gone=gone)
+    assert third is not None and [t.players for t in third.tables] == [(1, 2)]
+    assert third.byes == (3,)
+    played.append(better_seeds_win(third))
+    assert RR.next_round(entrants, played, Settings(), gone=gone) is None
+    lines = RR.standings(entrants, played, Settings(), gone=gone)
+    assert [(x.entrant, x.points, x.eliminated) for x in lines] == [
+        (1, 3.0, False),
+        (2, 1.0, False),
+        (3, 0.0, False),
+        (4, 0.0, True),
+    ]
+
+
+def test_a_round_with_no_game_left_is_skipped() -> None:
+    entrants, gone = field(3), frozenset({3})
+    first = RR.next_round(entrants, [], Settings())
+    assert first is not None and [t.players for t in first.tables] == [(2, 3)]
+    played = [better_seeds_win(first)]
+    # Round 2 of the circle was 1 against 3: nothing left of it, so round 2 is 1 against 2.
+    second = RR.next_round(entrants, played, Settings(), gone=gone)
+    assert second is not None and [t.players for t in second.tables] == [(1, 2)]
+    assert (second.number, second.byes) == (2, ())
+    played.append(better_seeds_win(second))
+    assert RR.next_round(entrants, played, Settings(), gone=gone) is None
+
+
+def test_multi_seat_tables_are_balanced_over_the_players_still_in() -> None:
+    plan = RR.next_round(field(7), [], Settings(table_size=4), gone=frozenset({7}))
+    assert plan is not None and [t.players for t in plan.tables] == [(1, 2, 3), (4, 5, 6)]
+
+
+def test_the_second_cycle_drops_a_table_left_with_one_player() -> None:
+    entrants, s = field(6), Settings(table_size=3, double_round=True)
+    played: list[PlayedRound] = []
+    for _ in range(4):  # the first cycle: every pair has met
+        played.append(better_seeds_win(RR.next_round(entrants, played, s)))
+    assert [t.players for t in played[0].plan.tables] == [(1, 2, 3), (4, 5, 6)]
+    gone = frozenset({1, 2})
+    fifth = RR.next_round(entrants, played, s, gone=gone)
+    assert fifth is not None and [t.players for t in fifth.tables] == [(4, 5, 6)]
+    assert fifth.byes == (3,)  # alone at round 1's first table: sits out
+    played.append(better_seeds_win(fifth))
+    sixth = RR.next_round(entrants, played, s, gone=gone)
+    assert sixth is not None and [t.players for t in sixth.tables] == [(3, 5, 6)]

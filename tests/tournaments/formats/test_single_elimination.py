@@ -177,3 +177,47 @@ def test_events_end_with_a_champion_and_everyone_loses_once(
     assert losses[champion] == 0
     assert all(n == 1 for p, n in losses.items() if p != champion)
     assert all(games.get(e.id, 0) <= rounds for e in entrants)
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def test_a_player_who_left_loses_by_walkover_and_the_opponent_goes_through_without_a_table() -> (
+    None
+):
+    entrants, s, gone = field(8), Settings(third_place=True), frozenset({4})
+    quarters = play_seeds(8, s)[:1]  # the better seeds win: 1, 4, 2 and 3 go through
+    semis = SE.next_round(entrants, quarters, s, gone=gone)
+    assert semis is not None and semis.name == "Semi-finals"
+    assert [(t.key, t.players) for t in semis.tables] == [("W2-2", (2, 3))]
+    walkover = SE.bracket(entrants, quarters, s, gone=gone).match("W2-1")
+    assert (walkover.winner, walkover.loser, walkover.walkover) == (1, 4, True)
+    assert (walkover.bye, walkover.played_in) == (False, None)
+    played = [*quarters, PlayedRound(semis, (finish(semis.tables[0], (2, 3)),))]
+    final = SE.next_round(entrants, played, s, gone=gone)
+    assert final is not None and [(t.key, t.players) for t in final.tables] == [("W3-1", (1, 2))]
+    third = SE.bracket(entrants, played, s, gone=gone).match("3rd")
+    assert (third.winner, third.loser, third.walkover) == (3, 4, True)  # the other semi loser
+    played.append(PlayedRound(final, (finish(final.tables[0], (1, 2)),)))
+    assert SE.next_round(entrants, played, s, gone=gone) is None
+    assert SE.champion(entrants, played, s, gone=gone) == 1
+    lines = SE.standings(entrants, played, s, gone=gone)
+    assert [(x.entrant, x.rank, x.points, x.eliminated) for x in lines[:4]] == [
+        (1, 1, 3.0, False),  # the walkover counts as a win
+        (2, 2, 2.0, True),
+        (3, 3, 2.0, True),
+        (4, 4, 1.0, True),
+    ]
+
+
+def test_a_match_played_before_the_player_left_keeps_its_result() -> None:
+    entrants, s = field(4), Settings()
+    first = SE.next_round(entrants, [], s)
+    assert first is not None
+    # 4 withdrew during the round: absent, last; the table decided for 1 all the same.
+    played = [PlayedRound(first, tuple(finish(t, sorted(t.players)) for t in first.tables))]
+    bracket = SE.bracket(entrants, played, s, gone=frozenset({4}))
+    assert [(m.key, m.walkover, m.played_in) for m in bracket.matches[:2]] == [
+        ("W1-1", False, 1),
+        ("W1-2", False, 1),
+    ]

@@ -154,3 +154,40 @@ def test_long_events_rematch_only_when_no_pairing_avoids_it(players: int, seed: 
         met = tally(range(1, players + 1), played[:number], DUEL_SCORES, 1.0).met
         if any(t.players[1] in met[t.players[0]] for t in done.plan.tables):
             assert not _pairable([p for t in done.plan.tables for p in t.players], met)
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def test_a_player_who_left_is_not_paired_and_the_bye_goes_to_the_lowest_still_in() -> None:
+    entrants = field(8)
+    first = played_round(
+        SW.next_round(entrants, [], Settings()), {(1, 5): 1, (2, 6): 1, (3, 7): 1, (4, 8): 1}
+    )
+    gone = frozenset({4})  # won their game, then withdrew
+    second = SW.next_round(entrants, [first], Settings(), gone=gone)
+    assert second is not None and second.byes == (8,)
+    assert [t.players for t in second.tables] == [(1, 2), (3, 6), (5, 7)]
+    played = [first, played_round(second, {(1, 2): 1, (3, 6): 1, (5, 7): 1})]
+    lines = {x.entrant: x for x in SW.standings(entrants, played, Settings(), gone=gone)}
+    assert (lines[4].points, lines[4].eliminated) == (1.0, True)  # ranked by their results
+    assert lines[8].tiebreaks["buchholz"] == 1.0  # their one opponent, 4, as 4's score stands
+    assert not any(x.eliminated for p, x in lines.items() if p != 4)
+
+
+def test_the_player_due_the_bye_leaves_and_the_even_rest_are_all_paired() -> None:
+    entrants = field(7)
+    first = played_round(SW.next_round(entrants, [], Settings()), {(1, 4): 1, (2, 5): 1, (3, 6): 1})
+    usual = SW.next_round(entrants, [first], Settings())
+    assert usual is not None and usual.byes == (6,)
+    second = SW.next_round(entrants, [first], Settings(), gone=frozenset({6}))
+    assert second is not None and second.byes == ()
+    assert [t.players for t in second.tables] == [(1, 3), (2, 7), (4, 5)]
+
+
+def test_with_one_player_still_in_the_event_ends_and_they_win() -> None:
+    entrants, gone = field(4), frozenset({1, 2, 3})
+    assert SW.next_round(entrants, [], Settings(), gone=gone) is None
+    assert SW.champion(entrants, [], Settings(), gone=gone) == 4
+    with pytest.raises(FormatError, match=r"players who left are not entrants: \[9\]"):
+        SW.next_round(entrants, [], Settings(), gone=frozenset({9}))

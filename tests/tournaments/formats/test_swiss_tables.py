@@ -108,3 +108,26 @@ def test_rounds_seat_everyone_once_at_tables_in_bounds(
     lines = ST.standings(entrants, played, s)
     assert lines[0].entrant == ST.champion(entrants, played, s)
     assert sorted(x.entrant for x in lines) == sorted(e.id for e in entrants)
+
+
+# --- Players who have left ---------------------------------------------------------------------
+
+
+def test_players_who_left_are_not_seated_and_the_tables_balance_over_the_rest() -> None:
+    entrants, s = field(8), Settings(table_size=4)
+    plan = ST.next_round(entrants, [], s, gone=frozenset({8}))
+    assert plan is not None and [t.players for t in plan.tables] == [(1, 4, 5, 7), (2, 3, 6)]
+    first = ST.next_round(entrants, [], s)
+    assert first is not None
+    played = [PlayedRound(first, tuple(finish(t, t.players) for t in first.tables))]
+    second = ST.next_round(entrants, played, s, gone=frozenset({1}))
+    assert second is not None and [t.players for t in second.tables] == [(2, 3, 4, 5), (6, 7, 8)]
+    lines = ST.standings(entrants, played, s, gone=frozenset({1}))
+    assert (lines[0].entrant, lines[0].eliminated) == (1, True)  # their win still counts
+
+
+def test_a_field_left_unseatable_sits_below_the_smallest_table() -> None:
+    # Five cannot sit at tables of 3 to 4: once a sixth player has left, a table of two.
+    plan = ST.next_round(field(6), [], Settings(table_size=4), gone=frozenset({1}))
+    assert plan is not None and [t.players for t in plan.tables] == [(2, 5, 6), (3, 4)]
+    assert ST.next_round(field(6), [], Settings(table_size=4), gone=frozenset(range(2, 7))) is None
