@@ -66,18 +66,21 @@ def plan_of(round_: Round) -> RoundPlan:
     return RoundPlan(round_.number, round_.name, seatings, tuple(round_.byes))
 
 
-def plan_next_round(event: Tournament) -> Round | None:
+def plan_next_round(event: Tournament, played: Sequence[PlayedRound] | None = None) -> Round | None:
     """Store the format's next round, and start it when the event runs rounds by itself; the
-    players who have left are not in it. Finishes the event when the format says it is over.
-    Call holding the event's lock."""
+    players who have left are not in it. Updates the standings from the rounds ``played`` (read
+    here when not given), or finishes the event when the format says it is over. Call holding
+    the event's lock."""
     from tournaments.services import settings_of
 
     fmt = get_format(event.format)
-    played = played_of(event)
+    played = played_of(event) if played is None else played
     plan = fmt.next_round(entrants_of(event), played, settings_of(event), gone=gone_of(event))
     if plan is None:
         finish_event(event, played)
         return None
+    if played:
+        update_standings(event, played)
     round_, created = Round.objects.get_or_create(
         tournament=event, number=plan.number, defaults={"name": plan.name, "byes": list(plan.byes)}
     )
@@ -159,9 +162,11 @@ def advance_if_done(event: Tournament, round_: Round) -> None:
     round_.status = Round.Status.FINISHED
     round_.finished_at = timezone.now()
     round_.save(update_fields=["status", "finished_at"])
-    update_standings(event, played_of(event))
+    played = played_of(event)  # read once for the standings and the next round's plan
     if event.status == Status.RUNNING:
-        plan_next_round(event)
+        plan_next_round(event, played)
+    else:
+        update_standings(event, played)
 
 
 def update_standings(event: Tournament, played: Sequence[PlayedRound]) -> None:
