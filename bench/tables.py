@@ -42,7 +42,7 @@ import urllib.request
 import uuid
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -133,6 +133,9 @@ def service_env(db_url: str, redis_url: str) -> dict[str, str]:
         DJANGO_ALLOWED_HOSTS="127.0.0.1,localhost",
         DJANGO_LOG_LEVEL="WARNING",
         PYTHONPATH=str(ROOT),
+        # Pub/sub channels are not per Redis database: without a prefix of its own, pushes of
+        # another run on the same Redis server (tests, another bench) reach these sockets.
+        CHANNELS_PREFIX="bench-" + urlsplit(db_url).path.strip("/"),
     )
     return env
 
@@ -153,8 +156,12 @@ def prepare(env: dict[str, str], tables: int) -> list[tuple[int, list[str]]]:
     return made
 
 
-def populate(count: int) -> list[tuple[int, list[str]]]:
-    """``count`` started tables, each ``(id, [the four players' token keys])``.
+def populate(
+    count: int, *, first: int = 0, turn_seconds: int | None = None
+) -> list[tuple[int, list[str]]]:
+    """``count`` started tables, each ``(id, [the four players' token keys])``, their players
+    numbered from table ``first`` on (a later call adds tables), with a ``turn_seconds`` clock
+    (default: the longest, so no turn is played by the server during a run).
 
     Users are made in bulk with unusable passwords: hashing 2,000 passwords would take minutes.
     No socket is open yet, so the joins' pushes would reach nobody: they are left out (each one
@@ -169,17 +176,19 @@ def populate(count: int) -> list[tuple[int, list[str]]]:
 
     # The presets migration makes it; the model's defaults are the standard rules otherwise.
     RuleSet.objects.get_or_create(slug="standard", defaults={"name": "Standard"})
-    users = [User(username=f"bot{i:05d}") for i in range(count * SEATS)]
+    numbers = range(first * SEATS, (first + count) * SEATS)
+    users = [User(username=f"bot{i:05d}") for i in numbers]
     for user in users:
         user.set_unusable_password()
     users = User.objects.bulk_create(users, batch_size=1000)
     tokens = [Token(key=Token.generate_key(), user=u) for u in users]
     keys = {t.user_id: t.key for t in Token.objects.bulk_create(tokens, batch_size=1000)}
     with mock.patch("games.push.on_commit_table"):
-        return [(table_id, [keys[u.pk] for u in seated]) for table_id, seated in seat(users)]
+        made = seat(users, turn_seconds)
+        return [(table_id, [keys[u.pk] for u in seated]) for table_id, seated in made]
 
 
-def seat(users: list[Any]) -> Iterator[tuple[int, list[Any]]]:
+def seat(users: list[Any], turn_seconds: int | None) -> Iterator[tuple[int, list[Any]]]:
     """Four users at a time to a new table: the creator, then three joins (the last deals)."""
     from games import services
 
@@ -189,7 +198,7 @@ def seat(users: list[Any]) -> Iterator[tuple[int, list[Any]]]:
             creator=seated[0],
             ruleset="standard",
             seats=SEATS,
-            turn_seconds=services.TURN_SECONDS_MAX,
+            turn_seconds=turn_seconds or services.TURN_SECONDS_MAX,
             rated=False,
         )
         for user in seated[1:]:
@@ -206,10 +215,12 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def server(env: dict[str, str], port: int, workers: int) -> Iterator[subprocess.Popen[bytes]]:
-    """uvicorn serving ``APP``, healthy, until the block ends."""
+def server(
+    env: dict[str, str], port: int, workers: int, app: str = APP
+) -> Iterator[subprocess.Popen[bytes]]:
+    """uvicorn serving ``app``, healthy, until the block ends."""
     command = [
-        *[sys.executable, "-m", "uvicorn", APP],
+        *[sys.executable, "-m", "uvicorn", app],
         *["--workers", str(workers), "--host", "127.0.0.1", "--port", str(port)],
         *["--log-level", "warning", "--lifespan", "off"],
     ]
@@ -618,8 +629,15 @@ async def settle(run: Run, groups: list[Group], limit: float = 60.0) -> None:
         await asyncio.sleep(0.1)
 
 
-async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespace) -> None:
-    """Open every socket, settle, act for ``args.duration`` seconds, drain, close."""
+async def phase(
+    run: Run,
+    groups: list[Group],
+    port: int,
+    args: argparse.Namespace,
+    meter: Callable[..., Meter] = Meter,
+) -> None:
+    """Open every socket, settle, act for ``args.duration`` seconds, drain, close. ``meter``
+    measures the acting window (a subclass may measure more than the server's CPU)."""
     sockets = [s for g in groups for s in g.sockets]
     gate = asyncio.Semaphore(HANDSHAKES)
 
@@ -638,7 +656,7 @@ async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespa
     await asyncio.gather(*map(open_one, sockets))
     await settle(run, groups)
     watcher = asyncio.create_task(watch(run, groups))
-    meter = Meter(args.server_pid, port, args.redis)
+    metered = meter(args.server_pid, port, args.redis)
     run.start = time.perf_counter()
     run.end = run.start + args.duration
     run.acting = True
@@ -647,7 +665,7 @@ async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespa
         group.kick()
     await asyncio.sleep(args.duration)
     run.acting = False
-    run.cpu = meter.figures(len(run.rtts))
+    run.cpu = metered.figures(len(run.rtts))
     drain_end = time.perf_counter() + LOST_SECONDS
     while any(g.busy for g in groups) and time.perf_counter() < drain_end:
         await asyncio.sleep(0.05)
@@ -661,7 +679,9 @@ async def phase(run: Run, groups: list[Group], port: int, args: argparse.Namespa
 Made = list[tuple[int, list[str]]]
 
 
-async def load(args: argparse.Namespace, flat: Made, human: Made) -> dict[str, Any]:
+async def load(
+    args: argparse.Namespace, flat: Made, human: Made, meter: Callable[..., Meter] = Meter
+) -> dict[str, Any]:
     """The phases in turn, each on fresh sockets; their figures by name."""
     base = f"ws://127.0.0.1:{args.port}"
     plan = [("flat_out", "echo_flat_out", 0.0, flat), ("human_pace", "echo", PACE_SECONDS, human)]
@@ -669,11 +689,12 @@ async def load(args: argparse.Namespace, flat: Made, human: Made) -> dict[str, A
     out: dict[str, Any] = {}
     for name, _, pace, made in plan:
         run = Run(pace)
-        await phase(run, [TableBots(run, base, t, keys) for t, keys in made], args.port, args)
+        bots: list[Group] = [TableBots(run, base, t, keys) for t, keys in made]
+        await phase(run, bots, args.port, args, meter)
         out[name] = {"tables": len(made), "sockets": SEATS * len(made), **run.figures("actions")}
     for _, name, pace, made in plan:
         run = Run(pace)
-        await phase(run, [EchoGroup(run, base) for _ in made], args.port, args)
+        await phase(run, [EchoGroup(run, base) for _ in made], args.port, args, meter)
         out[name] = {"groups": len(made), "sockets": SEATS * len(made), **run.figures("messages")}
     return out
 
