@@ -1,31 +1,14 @@
-"""bench/clock.py: its figures and aims, and a quick run. The run needs PostgreSQL and Redis:
-those of ``DATABASE_URL`` and ``REDIS_URL`` when set, else the local defaults (the bench uses a
-database and a Redis database of its own on them). Where they do not answer the bench must say
-so, and CI (``REQUIRE_SERVICES=1``) always has them. Wall-clock figures are never asserted."""
+"""bench/clock.py: its figures and aims, and a quick run (on Redis database 6; see
+``services.py``). Wall-clock figures are never asserted."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
-
 from bench import clock
+from tests.bench.services import run_bench, service_args, skipped
 
-ROOT = Path(__file__).resolve().parent.parent.parent
 ROWS = [(1, {"late_ms": ms, "by": "timer"}) for ms in range(1, 100)] + [
     (2, {"late_ms": 2500, "by": "sweep"})
 ]
-
-
-def run_bench(*args: str) -> dict[str, Any]:
-    command = [sys.executable, "bench/clock.py", *args]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout)
 
 
 def test_lateness_figures() -> None:
@@ -59,20 +42,15 @@ def test_quick_is_small() -> None:
 
 
 def test_without_services_it_says_so() -> None:
-    out = run_bench("--pg", "postgres://postgres@127.0.0.1:1/", "--redis", "redis://127.0.0.1:1/6")
+    unreachable = ["--pg", "postgres://postgres@127.0.0.1:1/", "--redis", "redis://127.0.0.1:1/6"]
+    out = run_bench("clock.py", *unreachable)
     assert out["bench"] == "clock"
     assert "does not answer" in out["skipped"]
 
 
 def test_a_quick_run_enforces_every_table() -> None:
-    database = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/rummy")
-    broker = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/0")
-    server = urlsplit(database)._replace(path="/").geturl()
-    redis = urlsplit(broker)._replace(path="/6").geturl()
-    out = run_bench("--quick", "--pg", server, "--redis", redis)
-    if "skipped" in out:  # a machine without PostgreSQL or Redis: the bench must say which
-        assert os.environ.get("REQUIRE_SERVICES") != "1", out
-        assert "does not answer" in out["skipped"]
+    out = run_bench("clock.py", "--quick", *service_args(redis_db=6))
+    if skipped(out):
         return
     played, swept = out["clock"], out["lost_timers"]
     assert played["count"] > 0
