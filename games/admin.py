@@ -168,6 +168,21 @@ class ViewOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+class HiddenInPlay(admin.ModelAdmin):
+    """While a table's game is in play, its pages leave out the fields that hold what nobody may
+    see then (PROTOCOL.md: no page carries a hidden card or the stock's order): staff sit at
+    tables too, and the admin is no exception. Once the game is over they are shown whole."""
+
+    hidden_in_play: tuple[str, ...] = ()
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        excluded = super().get_exclude(request, obj)
+        table = obj if isinstance(obj, Table) else getattr(obj, "table", None)
+        if table is not None and table.status == Table.Status.PLAYING:
+            return [*(excluded or ()), *self.hidden_in_play]
+        return excluded
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     fields = ["position", "user", "joined_at", "connections"]
@@ -205,7 +220,9 @@ def _each_table(
 
 
 @admin.register(Table)
-class TableAdmin(ViewOnlyAdmin):
+class TableAdmin(HiddenInPlay, ViewOnlyAdmin):
+    # Every hand and the stock's order; the seed of the hand being played.
+    hidden_in_play = ("state", "deals")
     list_display = [
         "id",
         "status",
@@ -237,7 +254,9 @@ class TableAdmin(ViewOnlyAdmin):
 
 
 @admin.register(TableEvent)
-class TableEventAdmin(ViewOnlyAdmin):
+class TableEventAdmin(HiddenInPlay, ViewOnlyAdmin):
+    # A hand's seed, and the engine's events (a stock draw's card).
+    hidden_in_play = ("seed", "events")
     list_display = ["table", "version", "kind", "player", "actor", "created_at"]
     list_filter = ["kind"]
     list_select_related = ["table", "actor"]
