@@ -52,14 +52,16 @@ def event_list(
 
 
 def drafts_for(user: User) -> QuerySet[Tournament]:
-    """The drafts ``user`` organizes: all of them for staff."""
+    """The drafts ``user`` organizes (``access.is_event_admin``: staff, the event's admins, its
+    club's admins), so the list shows exactly the drafts whose pages open. Not their creator as
+    such: one who is no longer an organizer (a club admin no more) no longer sees them."""
     drafts = Tournament.objects.filter(status=Status.DRAFT).select_related("club")
     if not user.is_authenticated:
         return drafts.none()
     if user.is_staff:
         return drafts
     clubs = ClubMembership.objects.filter(user=user, role=ClubMembership.Role.ADMIN)
-    mine = Q(created_by=user) | Q(admins=user) | Q(club__in=clubs.values("club"))
+    mine = Q(admins=user) | Q(club__in=clubs.values("club"))
     return drafts.filter(mine).distinct()
 
 
