@@ -16,12 +16,16 @@ logged in by token, a round trip from an action to the sender's own next ``state
 - ``flat_out`` / ``echo_flat_out``: ``--flat-tables`` tables acting as fast as their answers come,
   then as many groups of four sockets on the bare echo consumer of the same server: the ratio of
   the two rates is what the site costs over the bare stack.
-- ``steps``: ``--first`` tables, then ``--step``, 2 x ``--step``, ... up to ``--max-tables``, each
-  at human pace (an action per table every 2 s) for ``--hold`` seconds on fresh sockets (the tables
-  of a step are those of the step before plus new ones). The ramp stops at the first step whose
-  p99 passes ``--p99-limit`` (200 ms) or that loses an action; ``sustained`` is the step before.
-  A turn's timer fires 30 s after the turn starts, longer than a step: the timers a step's worker
-  runs are mostly those of the step before (fewer tables), so a step's Celery figures trail it.
+- ``steps``: ``--first`` tables, then ``--step``, 2 x ``--step``, ... up to ``--max-tables``, at
+  human pace (an action per table every 2 s). Each step adds tables while the earlier ones play
+  on (``bench/load_bench/ramp.py``), then measures ``--hold`` seconds over all of them. The ramp
+  stops at the first step whose p99 passes ``--p99-limit`` (200 ms) or that loses an action;
+  ``sustained`` is the step before.
+
+Why ``uvicorn --workers N`` rather than compose's one Daphne per container: N processes on one
+listening socket are N servers behind a connection-balancing proxy without the proxy's hop (this
+machine has no cores to spare for one), and they are what ``bench/tables.py`` measures, so the
+echo ratio compares like with like. Both serve the same ``config.asgi`` application.
 
 Statements are counted in each server and worker process by Django (``bench/load_bench/
 sql_count.py`` says why not ``pg_stat_statements``). The bots, PostgreSQL and Redis share the
@@ -49,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench import tables  # noqa: E402  (the repository root is on the path only now)
 from bench.clock import Celery, running  # noqa: E402
+from bench.load_bench import ramp  # noqa: E402
 from bench.load_bench.meter import Stack, StackMeter, rss_mb  # noqa: E402
 from bench.load_bench.sql_count import ENV as SQL_COUNT_ENV  # noqa: E402
 
@@ -72,29 +77,7 @@ class Worker(Celery):
         return out
 
 
-# --- The ramp ----------------------------------------------------------------------------------
-
-
-def sizes(first: int, step: int, maximum: int) -> list[int]:
-    """``first``, then every multiple of ``step`` above it, up to ``maximum``."""
-    out = [first] if first <= maximum else []
-    out += [n for n in range(step, maximum + 1, step) if n > first]
-    return out
-
-
-def healthy(step: dict[str, Any], limit_ms: float) -> bool:
-    """A step is held when its p99 is within the limit and nothing was lost or cut off."""
-    p99 = step["rtt_ms"]["p99"]
-    lost = step["lost"] or step["closed_by_server"]
-    return p99 is not None and p99 <= limit_ms and not lost and step["actions"] > 0
-
-
-def stop_reason(step: dict[str, Any], limit_ms: float) -> str:
-    if step["lost"] or step["closed_by_server"]:
-        return f"actions lost at {step['tables']} tables"
-    if not step["actions"]:
-        return f"no action answered at {step['tables']} tables"
-    return f"p99 {step['rtt_ms']['p99']} ms over {limit_ms:g} ms at {step['tables']} tables"
+# --- Figures ----------------------------------------------------------------------------------
 
 
 def sustained(steps: list[dict[str, Any]], idle_rss_mb: float) -> dict[str, Any] | None:
@@ -118,33 +101,6 @@ def sustained(steps: list[dict[str, Any]], idle_rss_mb: float) -> dict[str, Any]
         "statements_per_action": cpu["statements"]["per_action"],
         "server_statements_per_action": cpu["statements"]["server_per_action"],
     }
-
-
-async def hold(args: argparse.Namespace, made: tables.Made, meter: Any) -> dict[str, Any]:
-    """One step: ``made`` tables at human pace for ``args.duration`` seconds."""
-    run = tables.Run(tables.PACE_SECONDS)
-    base = f"ws://127.0.0.1:{args.port}"
-    bots: list[tables.Group] = [tables.TableBots(run, base, t, keys) for t, keys in made]
-    await tables.phase(run, bots, args.port, args, meter)
-    return {"tables": len(made), "sockets": tables.SEATS * len(made), **run.figures("actions")}
-
-
-def ramp(
-    args: argparse.Namespace, deal: Callable[[int], tables.Made], meter: Any
-) -> dict[str, Any]:
-    """Steps of more and more tables until one is not held."""
-    made: tables.Made = []
-    steps: list[dict[str, Any]] = []
-    reason = f"--max-tables {args.max_tables} reached"
-    for size in sizes(args.first, args.step, args.max_tables):
-        made += deal(size - len(made))
-        step = asyncio.run(hold(args, made, meter))
-        step["held"] = healthy(step, args.p99_limit)
-        steps.append(step)
-        if not step["held"]:
-            reason = stop_reason(step, args.p99_limit)
-            break
-    return {"steps": steps, "stopped_because": reason}
 
 
 # --- Running -----------------------------------------------------------------------------------
@@ -197,7 +153,7 @@ def measure(args: argparse.Namespace, db_url: str, folder: Path) -> dict[str, An
         # The echo phase lasted ``hold`` s: after this, every flat-out turn's timer has fired,
         # so the first step does not run the timers of the flat-out phase's 50-odd turns a second.
         time.sleep(args.timers_wait)
-        out.update(ramp(args, deal, meter))
+        out.update(asyncio.run(ramp.climb(args, deal, meter)))
     out["sustained"] = sustained(out["steps"], idle)
     out["server_idle_rss_mb"] = idle
     return out

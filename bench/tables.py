@@ -629,6 +629,25 @@ async def settle(run: Run, groups: list[Group], limit: float = 60.0) -> None:
         await asyncio.sleep(0.1)
 
 
+async def open_all(run: Run, groups: list[Group], port: int, compression: str | None) -> None:
+    """Open the groups' sockets, ``HANDSHAKES`` at a time, each retried up to five times."""
+    gate = asyncio.Semaphore(HANDSHAKES)
+
+    async def open_one(sock: Socket) -> None:
+        for attempt in range(1, 6):
+            try:
+                async with gate:
+                    return await sock.open(f"http://127.0.0.1:{port}", compression)
+            except (websockets.InvalidStatus, OSError, TimeoutError) as exc:
+                status = getattr(getattr(exc, "response", None), "status_code", type(exc).__name__)
+                run.refused[str(status)] += 1
+                if attempt == 5:
+                    raise
+                await asyncio.sleep(attempt)
+
+    await asyncio.gather(*(open_one(s) for g in groups for s in g.sockets))
+
+
 async def phase(
     run: Run,
     groups: list[Group],
@@ -638,22 +657,7 @@ async def phase(
 ) -> None:
     """Open every socket, settle, act for ``args.duration`` seconds, drain, close. ``meter``
     measures the acting window (a subclass may measure more than the server's CPU)."""
-    sockets = [s for g in groups for s in g.sockets]
-    gate = asyncio.Semaphore(HANDSHAKES)
-
-    async def open_one(sock: Socket) -> None:
-        for attempt in range(1, 6):
-            try:
-                async with gate:
-                    return await sock.open(f"http://127.0.0.1:{port}", args.compression)
-            except (websockets.InvalidStatus, OSError, TimeoutError) as exc:
-                status = getattr(getattr(exc, "response", None), "status_code", type(exc).__name__)
-                run.refused[str(status)] += 1
-                if attempt == 5:
-                    raise
-                await asyncio.sleep(attempt)
-
-    await asyncio.gather(*map(open_one, sockets))
+    await open_all(run, groups, port, args.compression)
     await settle(run, groups)
     watcher = asyncio.create_task(watch(run, groups))
     metered = meter(args.server_pid, port, args.redis)
@@ -666,12 +670,19 @@ async def phase(
     await asyncio.sleep(args.duration)
     run.acting = False
     run.cpu = metered.figures(len(run.rtts))
+    await wind_down(run, groups, watcher)
+
+
+async def wind_down(run: Run, groups: list[Group], watcher: asyncio.Task[None]) -> None:
+    """Let the messages in flight come back (``LOST_SECONDS`` at most), then close everything."""
+    run.acting = False
     drain_end = time.perf_counter() + LOST_SECONDS
     while any(g.busy for g in groups) and time.perf_counter() < drain_end:
         await asyncio.sleep(0.05)
     watcher.cancel()
     run.closing = True
-    await asyncio.gather(*(s.ws.close() for s in sockets if s.ws), return_exceptions=True)
+    sockets = [s.ws for g in groups for s in g.sockets if s.ws]
+    await asyncio.gather(*(ws.close() for ws in sockets), return_exceptions=True)
     for task in list(run.tasks):
         task.cancel()
 

@@ -1,5 +1,5 @@
-"""bench/load.py: the ramp's rules, the statement counter, and a quick run of the whole stack
-(on Redis database 7; see ``services.py``). Wall-clock figures are never asserted."""
+"""bench/load.py: the ramp's rules and tallies, the statement counter, and a quick run of the
+whole stack (on Redis database 7; see ``services.py``). Wall-clock figures are never asserted."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from bench import load
-from bench.load_bench import sql_count
+from bench.load_bench import ramp, sql_count
 from tests.bench.services import run_bench, service_args, skipped
 
 
@@ -28,21 +28,41 @@ def step(tables: int, p99: float | None, lost: int = 0, actions: int = 10) -> di
 
 
 def test_the_ramp_starts_small_then_climbs_by_the_step() -> None:
-    assert load.sizes(25, 50, 400) == [25, 50, 100, 150, 200, 250, 300, 350, 400]
-    assert load.sizes(2, 4, 4) == [2, 4]
-    assert load.sizes(50, 50, 120) == [50, 100]
-    assert load.sizes(500, 50, 400) == []
+    assert ramp.sizes(25, 50, 400) == [25, 50, 100, 150, 200, 250, 300, 350, 400]
+    assert ramp.sizes(2, 4, 4) == [2, 4]
+    assert ramp.sizes(50, 50, 120) == [50, 100]
+    assert ramp.sizes(500, 50, 400) == []
 
 
 def test_a_step_is_held_within_the_limit_with_nothing_lost() -> None:
-    assert load.healthy(step(50, 200.0), 200)
-    assert not load.healthy(step(50, 200.5), 200)
-    assert not load.healthy(step(50, 20.0, lost=1), 200)
-    assert not load.healthy(step(50, None, actions=0), 200)
+    assert ramp.healthy(step(50, 200.0), 200)
+    assert not ramp.healthy(step(50, 200.5), 200)
+    assert not ramp.healthy(step(50, 20.0, lost=1), 200)
+    assert not ramp.healthy(step(50, None, actions=0), 200)
     cut = {**step(50, 20.0), "closed_by_server": {"1011": 3}}
-    assert not load.healthy(cut, 200)
-    assert load.stop_reason(step(50, 20.0, lost=2), 200) == "actions lost at 50 tables"
-    assert load.stop_reason(step(150, 250.0), 200) == "p99 250.0 ms over 200 ms at 150 tables"
+    assert not ramp.healthy(cut, 200)
+    assert ramp.stop_reason(step(50, 20.0, lost=2), 200) == "actions lost at 50 tables"
+    assert ramp.stop_reason(step(150, 250.0), 200) == "p99 250.0 ms over 200 ms at 150 tables"
+
+
+def test_each_step_counts_what_was_sent_in_its_own_window() -> None:
+    run = ramp.Windows(pace=2.0)
+    run.errors["stale_version"] += 1  # before the step: not its own
+    run.mark()
+    first = run.open(hold=10)
+    first.start, first.end = 100.0, 110.0
+    second = run.open(hold=10)
+    second.start, second.end = 120.0, 130.0
+    run.errors["stale_version"] += 2
+    run.done(105.0, 125.0)  # sent in the first window, answered in the second
+    run.done(121.0, 121.5)
+    run.done(115.0, 115.1)  # sent between windows: no step's
+    run.missed(125.0)
+    assert (first.rtts, second.rtts) == ([20.0], [0.5])
+    assert (first.lost, second.lost, second.lost_in_window, run.lost) == (0, 1, 1, 1)
+    run.close(second)
+    assert second.figures("actions")["errors"] == {"stale_version": 2}
+    assert second.figures("actions")["rtt_ms"]["max"] == 1000 * 10.0  # the lost one
 
 
 def test_sustained_is_the_last_step_held_and_what_each_table_costs() -> None:
