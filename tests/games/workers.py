@@ -8,6 +8,7 @@ embedded default (in-memory broker) they run inside the test process, as in ``ma
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -120,13 +121,19 @@ class Stack:
             command += ["-n", name, "-I", finalize_hook.__name__, "--without-gossip"]
             self.worker_name = name
         with log.open("wb") as out:
-            proc = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=out, stderr=out)
+            # A session of its own, so kill() reaches the worker's pool processes too.
+            proc = subprocess.Popen(
+                command, cwd=ROOT, env=environ, stdout=out, stderr=out, start_new_session=True
+            )
         self.procs.append(proc)
         self.logs.append(log)
 
     def _wait_ready(self) -> None:
+        # The running processes are the last started: logs also keep those stopped before.
+        running = self.logs[len(self.logs) - len(self.procs) :]
+
         def answered() -> bool:
-            for proc, log in zip(self.procs, self.logs, strict=True):
+            for proc, log in zip(self.procs, running, strict=True):
                 if proc.poll() is not None:
                     raise AssertionError(f"{log.name} exited:\n{log.read_text()}")
             return bool(celery_app.control.ping([self.worker_name], timeout=0.5))
@@ -161,6 +168,24 @@ class Stack:
         if self.embedded is not None:
             self.embedded.stop()
             self.embedded = None
+
+    def kill(self) -> None:
+        """SIGKILL the worker (with its pool processes) and beat, as a crashed machine would:
+        no shutdown, no message acknowledged or handed back to the broker."""
+        assert full_mode(), "the embedded worker is a thread of this process"
+        for proc in self.procs:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        self.procs.clear()
+
+    def received(self, task: str) -> int:
+        """How many ``task`` messages this stack's workers have taken from the broker."""
+        pattern = f"Task {task}["
+        return sum(
+            pattern in line and line.rstrip().endswith(" received")
+            for log in self.logs
+            for line in log.read_text().splitlines()
+        )
 
     def close(self) -> None:
         self.stop()

@@ -1,0 +1,127 @@
+"""The ASGI server SIGKILLed in the middle of games and started again (docs/faults.md).
+
+Every action a client saw acknowledged (a state frame past the version it sent, or a 200) is
+in the log; the tables resume at the version the database holds, which is never behind what a
+client saw; clients reconnect and get that version; an action lost in flight is sent again
+with its client_id and applied exactly once; play goes on.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+
+import pytest
+
+from games.selectors import table_mismatch
+from tests.faults.clients import (
+    Game,
+    Player,
+    Reply,
+    actions_url,
+    call,
+    mover,
+    new_client_id,
+    new_game,
+    next_move,
+    play,
+)
+from tests.faults.stack import Processes, Server, needs_services
+
+pytestmark = [needs_services, pytest.mark.django_db(transaction=True)]
+
+
+class InFlight:
+    """One action sent just before the kill: over a socket, or REST from a thread of its own."""
+
+    def __init__(self, server: Server, game: Game, player: Player, *, rest: bool) -> None:
+        self.server, self.game, self.player, self.rest = server, game, player, rest
+        self.version = player.version
+        self.action = next_move(player.state["view"])
+        self.client_id = new_client_id()
+        self.status: int | None = None  # the REST answer, if one came back
+        self.thread = threading.Thread(target=self._post)
+
+    def post(self) -> Reply:
+        body = {"action": self.action, "version": self.version, "client_id": self.client_id}
+        return call(actions_url(self.server.url, self.game), token=self.player.token, body=body)
+
+    def send(self) -> None:
+        if self.rest:
+            self.thread.start()
+        else:
+            self.player.act(self.action, self.version, self.client_id)
+
+    def _post(self) -> None:
+        try:
+            self.status = self.post().status
+        except OSError:  # the server died first: no answer
+            self.status = None
+
+    def acknowledged(self) -> bool:
+        """Whether the sender learnt that its action was applied before the server died."""
+        if self.rest:
+            self.thread.join()
+            return self.status == 200
+        self.player.closed()  # reads what reached the socket before it closed
+        return self.player.version > self.version
+
+    def send_again(self) -> int:
+        """The same action and client_id once more: the version the answer carries."""
+        if self.rest:
+            reply = self.post()
+            assert reply.status == 200, reply
+            return int(reply.body["version"])
+        self.player.act(self.action, self.version, self.client_id)
+        frame = self.player.until(lambda f: f["type"] == "error" or f["version"] > self.version)
+        assert frame["type"] == "state", frame
+        return int(frame["version"])
+
+
+def test_a_killed_server_loses_no_acknowledged_action_and_play_resumes(
+    procs: Processes,
+) -> None:
+    games = [new_game("ann", "bob", "cid", "dan"), new_game("eve", "fay", "gus", "hal")]
+    server = procs.server()
+    seats = [game.players(lambda _: server.ws_url("")) for game in games]
+    for each in seats:
+        for player in each.values():
+            player.connect()
+    acked = [play(server.url, g, s, 4) for g, s in zip(games, seats, strict=True)]
+
+    flights = [
+        InFlight(server, game, mover(s), rest=rest)
+        for game, s, rest in zip(games, seats, (False, True), strict=True)
+    ]
+    for flight in flights:
+        flight.send()
+    threading.Event().wait(random.uniform(0, 0.03))  # kill somewhere in the middle of them
+    server.kill()
+    for flight, done in zip(flights, acked, strict=True):
+        if flight.acknowledged():
+            done.append(flight.client_id)
+    seen = [max(p.version for p in s.values()) for s in seats]
+
+    for game, done, saw in zip(games, acked, seen, strict=True):
+        assert set(done) <= set(game.client_ids()), "an acknowledged action was lost"
+        assert game.version() >= saw
+
+    server.start()
+    for game, each in zip(games, seats, strict=True):
+        for player in each.values():
+            assert player.closed()
+            assert player.connect()["version"] == game.version()
+    for game, each, flight in zip(games, seats, flights, strict=True):
+        answered = flight.send_again()
+        for player in each.values():
+            player.reaches(answered)
+        play(server.url, game, each, 4)
+
+    for game, done, flight in zip(games, acked, flights, strict=True):
+        ids = Counter(game.client_ids())
+        assert set(done) | {flight.client_id} <= set(ids)
+        assert set(ids.values()) == {1}, ids
+        assert game.versions() == list(range(1, game.version() + 1))
+        game.table.refresh_from_db()
+        assert table_mismatch(game.table) is None
