@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from accounts.models import Club, ClubMembership, User
 from games import push
-from games.engine.actions import parse_action
-from games.engine.engine import apply
+from games.engine.actions import Action, parse_action
+from games.engine.engine import Transition, apply
 from games.engine.errors import (
     BAD_REQUEST,
     FORBIDDEN,
@@ -251,9 +251,24 @@ def _validate_request(version: object, client_id: object) -> None:
     if not isinstance(version, int) or isinstance(version, bool):
         raise TableError(BAD_REQUEST, "version: must be the whole-number version you last saw")
     if client_id is not None and (
-        not isinstance(client_id, str) or not 0 < len(client_id) <= CLIENT_ID_MAX
+        not isinstance(client_id, str)
+        or not 0 < len(client_id) <= CLIENT_ID_MAX
+        or not _storable(client_id)
     ):
-        raise TableError(BAD_REQUEST, f"client_id: must be a string of 1 to {CLIENT_ID_MAX} chars")
+        raise TableError(
+            BAD_REQUEST, f"client_id: must be 1 to {CLIENT_ID_MAX} characters of text, no NUL"
+        )
+
+
+def _storable(text: str) -> bool:
+    """Whether a database column can hold ``text``. JSON's escapes can carry a lone surrogate,
+    which no UTF-8 encoder takes, and NUL, which PostgreSQL refuses in text: either would fail
+    the client_id's lookup or insert with a database error rather than a refusal."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return "\x00" not in text
 
 
 def table_apply_action(
@@ -262,7 +277,8 @@ def table_apply_action(
     """Apply a seated player's action: lock, repeat check, version check, engine, log, push.
 
     A ``client_id`` this player already used on this table is answered from the change it made
-    (``repeated``), whatever the version is now; nothing is applied twice.
+    (``repeated``), whatever the version is now and whatever the action says: the key decides,
+    never the body, so nothing is applied twice and a reused key applies nothing new.
 
     :raises TableError: ``not_seated``; ``wrong_phase`` before the start; ``game_over``;
         ``stale_version`` (409, with the current ``version``); any engine error code.
@@ -291,13 +307,30 @@ def _apply_locked(
         raise TableError(NOT_SEATED, "only a player seated at this table may act")
     if user.username in table.withdrawn:
         raise TableError(FORBIDDEN, "an organizer withdrew you from this table", status=403)
-    if client_id is not None and (version != table.version or table.status != "playing"):
-        # A repeat of an accepted action carries the version from before it, so only a request
-        # that would be refused can be one. (A client_id reused at the current version is
-        # caught by the unique constraint: see table_apply_action.)
-        done = TableEvent.objects.filter(table=table, actor=user, client_id=client_id).first()
-        if done is not None:
-            return _repeat(table, done, seats)
+    try:
+        act, transition = _checked(table, user, action, version)
+    except TableError:
+        # A client_id already used is answered with its change, whatever else the request
+        # says: a repeat carries the version from before that change, and its body (or another
+        # one) may be refused now. Only a refused request needs the look-up: one that would be
+        # accepted is stopped by the unique constraint (see table_apply_action).
+        done = None
+        if client_id is not None:
+            done = TableEvent.objects.filter(table=table, actor=user, client_id=client_id).first()
+        if done is None:
+            raise
+        return _repeat(table, done, seats)
+    advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id, seats=seats)
+    state = table_state(table)
+    assert state is not None  # _record has just set it
+    return ActionResult(table, table.version, state, seats)
+
+
+def _checked(
+    table: Table, user: User, action: object, version: object
+) -> tuple[Action, Transition]:
+    """The request's action and what it does, or why it is refused now: not started, over,
+    paused, a stale version, or the engine's own refusal. Writes nothing."""
     if table.status == Table.Status.WAITING:
         raise TableError(WRONG_PHASE, "the game has not started yet")
     if table.status != Table.Status.PLAYING:
@@ -316,13 +349,9 @@ def _apply_locked(
         raise TableError(WRONG_PHASE, "the game has not started yet")
     try:
         act = parse_action(action)
-        transition = apply(state, user.username, act)
+        return act, apply(state, user.username, act)
     except EngineError as exc:
         raise TableError.from_engine(exc) from None
-    advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id, seats=seats)
-    state = table_state(table)
-    assert state is not None  # _record has just set it
-    return ActionResult(table, table.version, state, seats)
 
 
 def seat_connected(*, table_id: int, user_id: int, delta: int) -> bool:

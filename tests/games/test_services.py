@@ -235,6 +235,40 @@ def test_a_repeated_client_id_is_applied_once_and_answered_the_same() -> None:
     assert not result.repeated and result.version == 4
 
 
+def test_a_reused_client_id_applies_no_new_body_whether_it_would_pass_or_fail() -> None:
+    """The key decides, never the body: at the current version, a reused client_id with a move
+    the engine would take, or one it would refuse, gets the first change's answer."""
+    users = players("ann", "bob")
+    table = started_table(users)
+    ann = users[0]
+    first = act(table, ann, {"type": "draw", "source": "stock"}, client_id="same")
+    card = state_of(table).players[0].hand[0]
+    from games.engine.cards import format_card
+
+    legal = {"type": "discard", "card": format_card(card)}
+    refused_now = {"type": "draw", "source": "stock"}  # wrong_phase: drawn already
+    for body in (legal, refused_now):
+        again = act(table, ann, body, client_id="same")
+        assert again.repeated and again.version == first.version == 2
+        assert again.state == first.state
+    table.refresh_from_db()
+    assert table.version == 2 and TableEvent.objects.filter(table=table).count() == 2
+
+
+@pytest.mark.parametrize("client_id", ["", "x" * 101, "nul\x00", "\ud800", "a\udfffb", 7])
+@pytest.mark.parametrize("stale", [False, True])  # a stale version looks the client_id up
+def test_a_client_id_no_column_can_hold_is_a_bad_request(client_id: object, stale: bool) -> None:
+    users = players("ann", "bob")
+    table = started_table(users)
+    draw = {"type": "draw", "source": "stock"}
+    version = table.version - stale
+    call = services.table_apply_action
+    kwargs = {"table_id": table.pk, "user": users[0], "action": draw, "version": version}
+    refused("bad_request", call, **kwargs, client_id=client_id)
+    table.refresh_from_db()
+    assert table.version == 1 and TableEvent.objects.filter(table=table).count() == 1
+
+
 def test_every_hand_has_a_fresh_committed_seed_revealed_when_it_ends() -> None:
     users = players("ann", "bob")
     table = started_table(users)
