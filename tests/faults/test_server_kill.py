@@ -73,8 +73,17 @@ class InFlight:
             reply = self.post()
             assert reply.status == 200, reply
             return int(reply.body["version"])
+        # Applied before the kill: answered to the sender alone, naming its client_id.
+        # Otherwise applied now, and its state pushed to everyone.
+        repeat = self.client_id in self.game.client_ids()
         self.player.act(self.action, self.version, self.client_id)
-        frame = self.player.until(lambda f: f["type"] == "error" or f["version"] > self.version)
+        frame = self.player.until(
+            lambda f: (
+                f["type"] == "error"
+                or f.get("client_id") == self.client_id
+                or (not repeat and f["version"] > self.version)
+            )
+        )
         assert frame["type"] == "state", frame
         return int(frame["version"])
 
