@@ -19,7 +19,7 @@ from games.clock_services import table_pause, table_resume
 from games.errors import TableError
 from games.hosting import table_adjudicate, table_withdraw_player
 from games.models import Table
-from tournaments.access import require_admin
+from tournaments.access import require_admin, require_neutral
 from tournaments.entries import lock_event
 from tournaments.errors import EventError, wrong_status
 from tournaments.formats import get_format
@@ -142,10 +142,12 @@ def round_table_adjudicate(
     play is ended as adjudicated (its result then arrives through the finalization hook); a
     table without a live game (face to face, or never opened) is recorded at once.
 
-    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``, ``bad_request``.
+    :raises EventError: ``forbidden`` (not an organizer, or one who plays at this table),
+        ``not_found``, ``wrong_status``, ``bad_request``.
     """
     table = round_table_get(tournament_id, round_table_id)
     require_admin(actor, table.round.tournament)
+    require_neutral(actor, table)
     if table.table_id is not None and table.table.status == Table.Status.PLAYING:
         try:
             table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)

@@ -135,6 +135,24 @@ def test_organizers_are_allowed(director: User, club: Club, service: str, kind: 
     assert latest.actor == who
 
 
+def test_an_organizer_who_plays_does_not_decide_their_own_table(director: User, club: Club) -> None:
+    """The stricter rule (docs/tournaments.md): a club's admin may play in its event, but the
+    result of their own table is another organizer's to decide."""
+    event = swiss(director, club)
+    table = round_of(event).tables.first()
+    assert table is not None
+    names = names_at(table)
+    player = User.objects.get(username=names[-1])
+    ClubMembership.objects.create(club=club, user=player, role="admin")
+    call = {"tournament_id": event.pk, "round_table_id": table.pk, "reason": "stuck"}
+    places = {name: i + 1 for i, name in enumerate(reversed(names))}
+    before = audit_actions(event)
+    refused("forbidden", 403, round_table_adjudicate, places=places, actor=player, **call)
+    assert audit_actions(event) == before
+    round_table_adjudicate(places=places, actor=director, **call)
+    assert audit_actions(event)[-1] == "adjudicate"
+
+
 # --- Withdrawing and disqualifying -------------------------------------------------------------
 
 
