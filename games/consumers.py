@@ -19,8 +19,8 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from config.ws_limit import RateLimitedConsumer
 from games import clock_services, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
@@ -69,9 +69,10 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
     return frame
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):
+class TableConsumer(RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
-    ``back`` and ``sync`` messages."""
+    ``back`` and ``sync`` messages, each frame under the connection's rate limit
+    (``config.ws_limit``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -190,12 +191,16 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     # --- client to server ------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:  # the server closed it (too big, flooding): the rest goes unread
+            return
         raw = (bytes_data or b"") if text_data is None else text_data.encode(errors="surrogatepass")
         if len(raw) > MAX_FRAME_BYTES:
             await self._send_error(
                 BAD_REQUEST, f"frames are limited to {MAX_FRAME_BYTES} bytes", None
             )
             await self.close(code=CLOSE_TOO_BIG)
+            return
+        if await self.refused(text_data):
             return
         if text_data is None:
             await self._send_error(BAD_REQUEST, "messages are JSON text frames", None)

@@ -3,6 +3,7 @@ organizers). It listens to the event's group (``tournaments.push``) and, for eac
 committed, sends ``{"type": "event", "what", "status", "round"}``: what changed, the event's
 status and its current round's number, read fresh. The page then re-reads what it shows; a
 client that reconnects sends ``{"type": "sync"}`` and gets a frame (``what``: ``sync``) at once.
+Its frames are rate limited as the table socket's are (``rate_limited``, then close 1008).
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from config.ws_limit import RateLimitedConsumer
 from tournaments.errors import EventError
 from tournaments.models import Tournament
 from tournaments.push import event_group
@@ -43,8 +44,9 @@ def _frame(tournament_id: int, what: str) -> dict[str, Any]:
     }
 
 
-class EventConsumer(AsyncJsonWebsocketConsumer):
-    """One watcher of one event; takes ``sync`` messages only."""
+class EventConsumer(RateLimitedConsumer):
+    """One watcher of one event; takes ``sync`` messages only, under the connection's rate
+    limit (``config.ws_limit``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -82,6 +84,8 @@ class EventConsumer(AsyncJsonWebsocketConsumer):
         )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if await self.refused(text_data):
+            return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data)
         except ValueError:  # not JSON

@@ -177,6 +177,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
 }
 
+# --- WebSocket rate limit ------------------------------------------------------------------------
+# Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,
+# refilled at WS_RATE_PER_SECOND. A person acts a few times a turn and a bot at its opponents'
+# pace, far inside both; a frame over the limit is refused (``rate_limited``), and a socket that
+# keeps flooding is closed (config/ws_limit.py).
+WS_RATE_BURST = env.int("WS_RATE_BURST", default=20)
+WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -21,6 +21,9 @@ if "CONFIG" in _layer:
 # Local to the test process, so clearing it between tests never touches a shared Redis.
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 LOGGING = {"version": 1, "disable_existing_loggers": False}
+# The suite's bots play flat out over sockets, far past a person's pace, and a refused frame
+# would stall them. The limit's own tests set its numbers back (tests/hostile/test_ws_fuzz.py).
+WS_RATE_PER_SECOND = 1000.0
 
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     import tempfile

@@ -23,6 +23,7 @@ from django.test import Client
 from accounts.models import User
 from config import push as config_push
 from config.asgi import application
+from config.ws_limit import CLOSE_POLICY, FLOOD_FACTOR, RateLimitedConsumer
 from tests.accounts.factories import UserFactory
 from tests.tournaments.factories import make_event
 from tournaments.consumers import CLOSE_NOT_FOUND
@@ -142,3 +143,25 @@ async def test_unknown_events_and_drafts_are_refused_but_to_organizers() -> None
     async with watching(draft.slug, await database_sync_to_async(cookie)(boss)) as watcher:
         await watcher.send_json_to({"type": "sync"})
         assert await frame(watcher) == ("sync", "draft", None)
+
+
+async def test_a_flood_of_syncs_is_refused_then_closed(
+    settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The event socket's frames are rate limited as the table socket's (config.ws_limit)."""
+    settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND = 3, 1.0
+    monkeypatch.setattr(RateLimitedConsumer, "clock", lambda: 0.0)  # time stands still
+    event = await database_sync_to_async(make_event)(await director(), status="registration")
+    async with watching(event.slug) as watcher:
+        for _ in range(3):
+            await watcher.send_json_to({"type": "sync"})
+            assert await frame(watcher) == ("sync", "registration", None)
+        for n in range(FLOOD_FACTOR * 3):
+            await watcher.send_json_to({"type": "sync", "client_id": f"s{n}"})
+            refused = await watcher.receive_json_from(timeout=TIMEOUT)
+            assert (refused["error"], refused["client_id"]) == ("rate_limited", f"s{n}")
+            assert refused["retry_after"] == 1.0
+        closed = await watcher.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": CLOSE_POLICY}
+        await watcher.send_json_to({"type": "sync"})
+        assert await watcher.receive_nothing()  # dropped unread

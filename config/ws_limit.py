@@ -1,0 +1,116 @@
+"""A per-connection rate limit for the sockets: a token bucket over every frame a client sends.
+
+One socket may send ``WS_RATE_BURST`` frames at once and ``WS_RATE_PER_SECOND`` after that. A
+frame over the limit is not processed: its sender gets ``{"type": "error", "client_id",
+"error": "rate_limited", "message", "retry_after"}`` (seconds until a frame would be taken). The
+refusals are forgiven at the same rate as tokens come back; a socket that runs up ``FLOOD_FACTOR``
+times the burst of them is not a client that misread a ``retry_after`` but a flood, and is closed
+with 1008 (policy violation) after that error frame. Whatever arrives after the server closed a
+socket is dropped unread.
+
+The limit is per connection, in the process that holds it: it keeps one socket from taking a
+server's time from the others; it is no defence against many sockets (that is the proxy's job).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+RATE_LIMITED = "rate_limited"
+CLOSE_POLICY = 1008  # RFC 6455: policy violation
+# Refusals outstanding, in bursts, before a socket counts as flooding: generous, since a client
+# that honours retry_after runs up one refusal at a time.
+FLOOD_FACTOR = 5
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``per_second``; ``clock`` is a monotonic clock in seconds.
+
+    A clock that steps back refills nothing (the time is taken as not having passed).
+    """
+
+    def __init__(self, burst: int, per_second: float, clock: Callable[[], float]) -> None:
+        if burst < 1 or not per_second > 0:
+            raise ImproperlyConfigured("WS_RATE_BURST must be at least 1, WS_RATE_PER_SECOND > 0")
+        self.burst = burst
+        self.per_second = per_second
+        self.clock = clock
+        self.tokens = float(burst)
+        self.refused = 0.0  # refusals not yet forgiven
+        self.stamp = clock()
+
+    def take(self) -> float:
+        """0.0 when a token was taken, else the seconds until one will be there (nothing taken)."""
+        now = self.clock()
+        refill = max(0.0, now - self.stamp) * self.per_second
+        self.stamp = now
+        self.tokens = min(float(self.burst), self.tokens + refill)
+        self.refused = max(0.0, self.refused - refill)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        self.refused += 1
+        return (1 - self.tokens) / self.per_second
+
+    @property
+    def flooding(self) -> bool:
+        return self.refused >= FLOOD_FACTOR * self.burst
+
+
+def _client_id(text_data: str | None) -> str | None:
+    """The ``client_id`` of a refused frame if it has one, so the client can match the error."""
+    try:
+        content = json.loads(text_data or "")
+    except (ValueError, RecursionError):
+        return None
+    client_id = content.get("client_id") if isinstance(content, dict) else None
+    return client_id if isinstance(client_id, str) else None
+
+
+class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
+    """A JSON socket whose ``receive`` starts with ``if await self.refused(text_data): return``.
+
+    ``clock`` is read through the class, so a test replaces it there to move time by hand.
+    """
+
+    clock: Callable[[], float] = time.monotonic
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.bucket = TokenBucket(
+            settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND, type(self).clock
+        )
+        self.closing = False  # the server has closed this socket
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code, reason)
+
+    async def refused(self, text_data: str | None) -> bool:
+        """Whether this frame must go unprocessed: the socket is closing, or the frame is over
+        the rate (then its sender is told so, and a flood is closed)."""
+        if self.closing:
+            return True
+        wait = self.bucket.take()
+        if not wait:
+            return False
+        await self.send_json(
+            {
+                "type": "error",
+                "client_id": _client_id(text_data),
+                "error": RATE_LIMITED,
+                "message": f"at most {self.bucket.per_second:g} messages a second; slow down",
+                "retry_after": math.ceil(wait * 1000) / 1000,
+            }
+        )
+        if self.bucket.flooding:
+            await self.close(code=CLOSE_POLICY)
+        return True
