@@ -7,7 +7,8 @@ per player, and, in a player's own view, ``legal`` (every action the engine allo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -188,8 +189,9 @@ def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> Ga
     return apply(state, event.player, event.action).state
 
 
-def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
-    """Replay the table's log from its start (up to version ``upto``): the snapshot's truth.
+def table_states(table: Table, *, upto: int | None = None) -> Iterator[tuple[int, GameState]]:
+    """Each version of the table's game, replayed from its log (up to version ``upto``): what
+    every player held at each moment, for an audit that needs more than the last snapshot.
 
     :raises EngineError: a logged action the engine refuses (the log or engine is corrupt).
     """
@@ -200,7 +202,16 @@ def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
     state: GameState | None = None
     for event in events:
         state = _replay_step(state, event, rules)
-    return state
+        yield event.version, state
+
+
+def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
+    """Replay the table's log from its start (up to version ``upto``): the snapshot's truth.
+
+    :raises EngineError: a logged action the engine refuses (the log or engine is corrupt).
+    """
+    last = deque(table_states(table, upto=upto), maxlen=1)
+    return last[0][1] if last else None
 
 
 def table_mismatch(table: Table) -> str | None:
