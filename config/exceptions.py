@@ -6,6 +6,8 @@ same shape so a client needs one error parser. Field errors add `"fields": {name
 
 from typing import Any
 
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
@@ -71,3 +73,13 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             response[name] = value
     response.data = body
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 handler (`handler404`): JSON in the API's error shape under /api/, so a
+    client's error parser also reads a call to a path that matches no route (a slug the URL
+    pattern refuses, a word where an id goes); the usual page everywhere else."""
+    if request.path.startswith("/api/"):
+        body = {"error": "not_found", "message": "No such API resource."}
+        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
+    return defaults.page_not_found(request, exception)

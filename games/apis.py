@@ -140,7 +140,7 @@ class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_list",
         parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Table.Status.choices])],
-        responses={200: TableOutput(many=True)},
+        responses={200: TableOutput(many=True), 400: _ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
         wanted = request.query_params.get("status", Table.Status.WAITING)

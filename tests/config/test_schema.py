@@ -27,9 +27,9 @@ def test_schema_documents_the_auth_calls() -> None:
     assert {"application/json", "application/x-www-form-urlencoded"} <= set(
         register["requestBody"]["content"]
     )
-    assert set(register["responses"]) == {"201", "400", "409", "429"}
+    assert set(register["responses"]) == {"201", "400", "409", "415", "429"}
     token = schema["paths"]["/api/auth/token/"]["post"]
-    assert set(token["responses"]) == {"200", "400", "401", "429"}
+    assert set(token["responses"]) == {"200", "400", "401", "415", "429"}
     me = schema["paths"]["/api/auth/me/"]["get"]
     assert set(me["responses"]) == {"200", "401"}
     assert {"tokenAuth": []} in me["security"]
@@ -38,6 +38,21 @@ def test_schema_documents_the_auth_calls() -> None:
     # Email is optional (PROTOCOL.md lists it; a bot may have none).
     assert sorted(components["RegisterInput"]["required"]) == ["password", "username"]
     assert set(components["TokenOutput"]["properties"]) == {"token"}
+
+
+def test_every_call_that_reads_a_body_documents_415() -> None:
+    """DRF answers 415 to a body without a (parsed) Content-Type (config/openapi.py)."""
+    schema = yaml.safe_load(Client().get("/api/schema/").content)
+    with_body = [
+        operation
+        for operations in schema["paths"].values()
+        for operation in operations.values()
+        if "requestBody" in operation
+    ]
+    assert len(with_body) > 10
+    for operation in with_body:
+        answer = operation["responses"]["415"]["content"]["application/json"]["schema"]
+        assert answer == {"$ref": "#/components/schemas/ErrorOutput"}, operation["operationId"]
 
 
 def test_docs_use_local_swagger_assets() -> None:
