@@ -1,15 +1,18 @@
-"""A per-connection rate limit for the sockets: a token bucket over every frame a client sends.
+"""What the sockets take from a client: frames up to a size, at a rate (per connection).
 
-One socket may send ``WS_RATE_BURST`` frames at once and ``WS_RATE_PER_SECOND`` after that. A
-frame over the limit is not processed: its sender gets ``{"type": "error", "client_id",
-"error": "rate_limited", "message", "retry_after"}`` (seconds until a frame would be taken). The
-refusals are forgiven at the same rate as tokens come back; a socket that runs up ``FLOOD_FACTOR``
-times the burst of them is not a client that misread a ``retry_after`` but a flood, and is closed
-with 1008 (policy violation) after that error frame. Whatever arrives after the server closed a
+A frame over ``MAX_FRAME_BYTES`` gets a ``bad_request`` error and the socket is closed with 1009
+(message too big). The rate is a token bucket over every frame a client sends: one socket may
+send ``WS_RATE_BURST`` frames at once and ``WS_RATE_PER_SECOND`` after that. A frame over the
+limit is not processed: its sender gets ``{"type": "error", "client_id", "error":
+"rate_limited", "message", "retry_after"}`` (seconds until a frame would be taken). Refusals are
+forgiven at the same rate as tokens come back; a socket that runs up ``FLOOD_FACTOR`` times the
+burst of them is not a client that misread a ``retry_after`` but a flood, and is closed with
+1008 (policy violation) after that error frame. Whatever arrives after the server closed a
 socket is dropped unread.
 
-The limit is per connection, in the process that holds it: it keeps one socket from taking a
-server's time from the others; it is no defence against many sockets (that is the proxy's job).
+The limits are per connection, in the process that holds it: they keep one socket from taking a
+server's time from the others; they are no defence against many sockets (that is the proxy's
+job), nor against a frame too big to buffer (the server's own limit: uvicorn's ``--ws-max-size``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+# A real message is a few hundred bytes; anything near this is a mistake or an attack.
+MAX_FRAME_BYTES = 64 * 1024
+CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
 RATE_LIMITED = "rate_limited"
 CLOSE_POLICY = 1008  # RFC 6455: policy violation
 # Refusals outstanding, in bursts, before a socket counts as flooding: generous, since a client
@@ -65,6 +71,13 @@ class TokenBucket:
         return self.refused >= FLOOD_FACTOR * self.burst
 
 
+def _size(text_data: str | None, bytes_data: bytes | None) -> int:
+    """The frame's size in bytes as it came on the wire (UTF-8 for text)."""
+    if text_data is None:
+        return len(bytes_data or b"")
+    return len(text_data.encode(errors="surrogatepass"))
+
+
 def _client_id(text_data: str | None) -> str | None:
     """The ``client_id`` of a refused frame if it has one, so the client can match the error."""
     try:
@@ -76,7 +89,8 @@ def _client_id(text_data: str | None) -> str | None:
 
 
 class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
-    """A JSON socket whose ``receive`` starts with ``if await self.refused(text_data): return``.
+    """A JSON socket whose ``receive`` starts with
+    ``if await self.refused(text_data, bytes_data): return``.
 
     ``clock`` is read through the class, so a test replaces it there to move time by hand.
     """
@@ -94,23 +108,26 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
         self.closing = True
         await super().close(code, reason)
 
-    async def refused(self, text_data: str | None) -> bool:
-        """Whether this frame must go unprocessed: the socket is closing, or the frame is over
-        the rate (then its sender is told so, and a flood is closed)."""
+    async def refused(self, text_data: str | None, bytes_data: bytes | None = None) -> bool:
+        """Whether this frame must go unprocessed: the socket is closing, or the frame is too
+        big (then the socket is closed) or over the rate (then its sender is told so, and a
+        flood is closed)."""
         if self.closing:
+            return True
+        if _size(text_data, bytes_data) > MAX_FRAME_BYTES:
+            await self._error("bad_request", f"frames are limited to {MAX_FRAME_BYTES} bytes", None)
+            await self.close(code=CLOSE_TOO_BIG)
             return True
         wait = self.bucket.take()
         if not wait:
             return False
-        await self.send_json(
-            {
-                "type": "error",
-                "client_id": _client_id(text_data),
-                "error": RATE_LIMITED,
-                "message": f"at most {self.bucket.per_second:g} messages a second; slow down",
-                "retry_after": math.ceil(wait * 1000) / 1000,
-            }
-        )
+        message = f"at most {self.bucket.per_second:g} messages a second; slow down"
+        retry_after = math.ceil(wait * 1000) / 1000
+        await self._error(RATE_LIMITED, message, _client_id(text_data), retry_after=retry_after)
         if self.bucket.flooding:
             await self.close(code=CLOSE_POLICY)
         return True
+
+    async def _error(self, code: str, message: str, client_id: str | None, **extra: Any) -> None:
+        error = {"type": "error", "client_id": client_id, "error": code, "message": message}
+        await self.send_json({**error, **extra})

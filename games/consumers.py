@@ -28,9 +28,6 @@ from games.models import Seat
 from games.push import public_group, seat_group, state_frame
 from games.selectors import table_get, table_seats, view_for
 
-# A real message is a few hundred bytes; anything near this is a mistake or an attack.
-MAX_FRAME_BYTES = 64 * 1024
-CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
 
 
@@ -71,8 +68,8 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
 
 class TableConsumer(RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
-    ``back`` and ``sync`` messages, each frame under the connection's rate limit
-    (``config.ws_limit``)."""
+    ``back`` and ``sync`` messages, each frame under the size and rate limits of
+    ``config.ws_limit``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -191,16 +188,8 @@ class TableConsumer(RateLimitedConsumer):
     # --- client to server ------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if self.closing:  # the server closed it (too big, flooding): the rest goes unread
-            return
-        raw = (bytes_data or b"") if text_data is None else text_data.encode(errors="surrogatepass")
-        if len(raw) > MAX_FRAME_BYTES:
-            await self._send_error(
-                BAD_REQUEST, f"frames are limited to {MAX_FRAME_BYTES} bytes", None
-            )
-            await self.close(code=CLOSE_TOO_BIG)
-            return
-        if await self.refused(text_data):
+        # Too big, too fast, or after the server closed the socket (config.ws_limit).
+        if await self.refused(text_data, bytes_data):
             return
         if text_data is None:
             await self._send_error(BAD_REQUEST, "messages are JSON text frames", None)

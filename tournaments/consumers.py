@@ -3,7 +3,7 @@ organizers). It listens to the event's group (``tournaments.push``) and, for eac
 committed, sends ``{"type": "event", "what", "status", "round"}``: what changed, the event's
 status and its current round's number, read fresh. The page then re-reads what it shows; a
 client that reconnects sends ``{"type": "sync"}`` and gets a frame (``what``: ``sync``) at once.
-Its frames are rate limited as the table socket's are (``rate_limited``, then close 1008).
+Its frames are limited in size and rate as the table socket's are (``config.ws_limit``).
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def _frame(tournament_id: int, what: str) -> dict[str, Any]:
 
 
 class EventConsumer(RateLimitedConsumer):
-    """One watcher of one event; takes ``sync`` messages only, under the connection's rate
-    limit (``config.ws_limit``)."""
+    """One watcher of one event; takes ``sync`` messages only, under the size and rate limits
+    of ``config.ws_limit``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -84,7 +84,7 @@ class EventConsumer(RateLimitedConsumer):
         )
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if await self.refused(text_data):
+        if await self.refused(text_data, bytes_data):
             return
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data)

@@ -31,9 +31,10 @@ from accounts.models import User
 from accounts.services import user_register
 from config import push as config_push
 from config.asgi import application
+from config.ws_limit import CLOSE_TOO_BIG, MAX_FRAME_BYTES
 from games import services
 from games.clock_services import table_enforce_deadline
-from games.consumers import CLOSE_NOT_FOUND, CLOSE_TOO_BIG, MAX_FRAME_BYTES
+from games.consumers import CLOSE_NOT_FOUND
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.shuffle import commitment

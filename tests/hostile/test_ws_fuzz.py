@@ -26,9 +26,15 @@ from hypothesis import settings as fuzzing
 from hypothesis import strategies as st
 
 from config.settings import base as deployed
-from config.ws_limit import CLOSE_POLICY, FLOOD_FACTOR, RATE_LIMITED, RateLimitedConsumer
+from config.ws_limit import (
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    FLOOD_FACTOR,
+    MAX_FRAME_BYTES,
+    RATE_LIMITED,
+    RateLimitedConsumer,
+)
 from games import services
-from games.consumers import CLOSE_TOO_BIG, MAX_FRAME_BYTES
 from games.models import RuleSet, Table, TableEvent
 from games.selectors import table_mismatch
 from tests.games import test_consumers as sockets

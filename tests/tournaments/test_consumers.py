@@ -23,7 +23,13 @@ from django.test import Client
 from accounts.models import User
 from config import push as config_push
 from config.asgi import application
-from config.ws_limit import CLOSE_POLICY, FLOOD_FACTOR, RateLimitedConsumer
+from config.ws_limit import (
+    CLOSE_POLICY,
+    CLOSE_TOO_BIG,
+    FLOOD_FACTOR,
+    MAX_FRAME_BYTES,
+    RateLimitedConsumer,
+)
 from tests.accounts.factories import UserFactory
 from tests.tournaments.factories import make_event
 from tournaments.consumers import CLOSE_NOT_FOUND
@@ -165,3 +171,13 @@ async def test_a_flood_of_syncs_is_refused_then_closed(
         assert closed == {"type": "websocket.close", "code": CLOSE_POLICY}
         await watcher.send_json_to({"type": "sync"})
         assert await watcher.receive_nothing()  # dropped unread
+
+
+async def test_a_huge_frame_is_refused_and_the_socket_closed() -> None:
+    event = await database_sync_to_async(make_event)(await director(), status="registration")
+    async with watching(event.slug) as watcher:
+        await watcher.send_json_to({"type": "sync", "pad": "x" * MAX_FRAME_BYTES})
+        error = await watcher.receive_json_from(timeout=TIMEOUT)
+        assert (error["type"], error["error"], error["client_id"]) == ("error", "bad_request", None)
+        closed = await watcher.receive_output(timeout=TIMEOUT)
+        assert closed == {"type": "websocket.close", "code": CLOSE_TOO_BIG}
