@@ -12,7 +12,8 @@ socket is dropped unread.
 
 The limits are per connection, in the process that holds it: they keep one socket from taking a
 server's time from the others; they are no defence against many sockets (that is the proxy's
-job), nor against a frame too big to buffer (the server's own limit: uvicorn's ``--ws-max-size``).
+job), nor against a frame too big to buffer: the server refuses those itself (daphne's
+``--websocket_max_message_size``, 1 MiB by default; uvicorn's ``--ws-max-size``, 16 MiB).
 """
 
 from __future__ import annotations
