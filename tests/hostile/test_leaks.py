@@ -7,7 +7,8 @@ nowhere and an anonymous visitor read the REST API, the pages and the CSV export
 go on; the watcher and the visitor hold a socket on every table and on ``/ws/events/{slug}/``.
 Hostile probes along the way (another player's card named, a stale version, someone else's
 turn, an action from a spectator, malformed input, a repeated ``client_id``) have their error
-frames and error bodies recorded too, as has a turn the server played when its clock ran out.
+frames and error bodies recorded too, as have the server's own plays (a turn whose clock ran out)
+and an organizer's pause, resume and withdrawal of a player, whose turns the server then plays.
 
 Afterwards each table's log is replayed version by version (``games.selectors.table_states``)
 and every recorded payload is checked against the version it shows (``tests/hostile/leaks.py``
@@ -21,49 +22,44 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-import random
 import uuid
 from collections.abc import AsyncIterator, Iterator
-from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any
 
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections as databases
-from django.utils import timezone
 
 from config import push as config_push
-from games.clock_services import table_enforce_deadline
 from games.engine.bots import GreedyBot
-from games.engine.cards import format_card
 from games.engine.play import next_move
 from games.engine.state import GameState
-from games.models import Table
-from games.selectors import table_state, table_states
-from tests.hostile.leaks import (
-    JSON_SCRIPT,
-    Received,
-    TableTruth,
-    card_strings,
-    leaks,
-    positions,
-    view_problems,
+from games.models import Table, TableEvent
+from games.selectors import table_states
+from tests.hostile.leak_probes import probe
+from tests.hostile.leak_world import (
+    NAMES,
+    ORGANIZER_AT,
+    PROBE_EVERY,
+    READ_EVERY,
+    TIMEOUT_AT,
+    Game,
+    World,
+    db,
+    final_reads,
+    live_table_ids,
+    make_world,
+    organize,
+    read_all,
+    read_event,
+    read_table,
+    time_out,
 )
-from tests.hostile.recorder import Person, Recorder, Socket
-from tests.tournaments.factories import make_event, run_hooks
+from tests.hostile.leaks import JSON_SCRIPT, Received, TableTruth, leaks, positions, view_problems
+from tests.tournaments.factories import run_hooks
 from tournaments.models import Tournament
-from tournaments.organizer import live_tables
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"]
-# Low enough to end in a few hands, high enough that most games last more than one (a seed
-# revealed while the game goes on). "Rummy!" calls on: claims by players out of turn too.
-RULES = {"target": 150, "rummy_call": True}
-TIMEOUT_AT = 5  # the action of each table at which the mover's clock runs out instead
-PROBE_EVERY = 23  # hostile probes before every 23rd action of a table
-READ_EVERY = 9  # every 9th action of a table, everyone reads it through REST
 
 
 @pytest.fixture(autouse=True)
@@ -92,66 +88,6 @@ def _seeded_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("games.record.new_seed", seed)
 
 
-@dataclass
-class World:
-    event: Tournament
-    director: Person
-    players: dict[str, Person]
-    watcher: Person  # logged in, seated at no table
-    anon: Person
-    recorder: Recorder = field(default_factory=Recorder)
-    rng: random.Random = field(default_factory=lambda: random.Random(8))
-    probes: list[tuple[str, str, set[str]]] = field(default_factory=list)  # (what, got, allowed)
-
-
-@dataclass
-class Game:
-    """One live table as the test plays it: everyone's socket on it and the players' bots."""
-
-    table_id: int
-    seated: dict[str, Socket]
-    watching: list[Socket]
-    bots: dict[str, GreedyBot]
-    actions: int = 0
-    last: tuple[str, dict[str, Any]] | None = None  # the last action sent: who, and the message
-
-    @property
-    def sockets(self) -> list[Socket]:
-        return [*self.seated.values(), *self.watching]
-
-
-def make_world() -> World:
-    director = Person.register("director", is_staff=True)
-    players = {name: Person.register(name) for name in NAMES}
-    event = make_event(
-        director.user,
-        status="running",
-        players=[p.user for p in players.values()],
-        name="Leak test",
-        format="swiss_tables",
-        table_size=4,
-        rounds=2,
-        overrides=RULES,
-    )
-    return World(event, director, players, Person.register("watcher"), Person.anonymous())
-
-
-def live_table_ids(event: Tournament) -> list[int]:
-    return sorted(t.pk for t in live_tables(event))
-
-
-def read_table(table_id: int) -> tuple[GameState | None, int, str, list[str]]:
-    table = Table.objects.get(pk=table_id)
-    names = list(table.seat_set.order_by("position").values_list("user__username", flat=True))
-    return table_state(table), table.version, table.status, names
-
-
-def time_out(table_id: int) -> None:
-    """The mover's time runs out (as if the deadline had passed) and the server plays."""
-    Table.objects.filter(pk=table_id).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert table_enforce_deadline(table_id)
-
-
 def truths(event: Tournament) -> dict[int, TableTruth]:
     """Each table of the event, every version replayed from its log."""
     out = {}
@@ -161,7 +97,9 @@ def truths(event: Tournament) -> dict[int, TableTruth]:
     return out
 
 
-db = database_sync_to_async
+def logged_kinds(event: Tournament) -> set[str]:
+    rows = TableEvent.objects.filter(table__tournament_table__round__tournament=event)
+    return set(rows.values_list("kind", flat=True))
 
 
 # --- playing ------------------------------------------------------------------------------------
@@ -199,6 +137,8 @@ async def step(world: World, game: Game) -> bool:
     game.actions += 1
     if game.actions == TIMEOUT_AT:
         await db(time_out)(game.table_id)
+    elif game.actions == ORGANIZER_AT and world.withdrawn is None:
+        await db(organize)(world, game, state)
     else:
         if game.actions % PROBE_EVERY == 0:
             await probe(world, game, state, version)
@@ -238,163 +178,6 @@ async def play(world: World) -> int:
                     total += game.actions
                     await db(run_hooks)(game.table_id)
     return total
-
-
-# --- hostile probes -----------------------------------------------------------------------------
-
-
-def _hand(state: GameState, name: str) -> list[str]:
-    seat = state.seat_of(name)
-    assert seat is not None
-    return sorted(c for c in map(format_card, state.players[seat].hand) if c != "*")
-
-
-def socket_probes(game: Game, state: GameState, version: int) -> list[tuple[Socket, Any, set]]:
-    """(socket, action, version, the error codes that may answer) for each socket probe: the
-    mover names a card another player holds, sends a stale version or an impossible draw; a
-    player out of turn draws or claims; the spectators act."""
-    assert state.turn is not None
-    mover = state.players[state.turn].name
-    other = next(n for n in game.seated if n != mover)
-    theirs, mine = _hand(state, other), _hand(state, mover)
-    secret, by, sock = theirs[0], game.seated[mover], game.seated[other]
-    in_hand = {"not_in_hand", "wrong_phase", "invalid_meld"}
-    return [
-        (by, ({"type": "discard", "card": secret}, version), in_hand),
-        (by, ({"type": "meld", "cards": [*mine[:2], secret]}, version), in_hand),
-        (by, ({"type": "draw", "source": "stock"}, version - 1), {"stale_version"}),
-        (
-            by,
-            ({"type": "draw", "source": "discard", "count": 99}, version),
-            {
-                "bad_request",
-                "wrong_phase",
-            },
-        ),
-        (sock, ({"type": "draw", "source": "stock"}, version), {"not_your_turn"}),
-        (
-            sock,
-            ({"type": "rummy", "count": 1, "melds": [{"cards": theirs[:3]}]}, version),
-            {
-                "no_rummy",
-                "bad_request",
-            },
-        ),
-        (game.watching[0], ({"type": "discard", "card": secret}, version), {"not_seated"}),
-        (game.watching[1], ({"type": "discard", "card": mine[0]}, version), {"not_seated"}),
-    ]
-
-
-async def probe(world: World, game: Game, state: GameState, version: int) -> None:
-    """Hostile input over the socket and REST, each answered by an error; nothing changes."""
-    rec = world.recorder
-    for socket, (action, sent_version), allowed in socket_probes(game, state, version):
-        client_id = str(uuid.uuid4())
-        rec.named[client_id] = frozenset(card_strings(action))
-        message = {"type": "action", "action": action, "version": sent_version}
-        await socket.send({**message, "client_id": client_id})
-        answer = await socket.answer(client_id)
-        world.probes.append((f"ws {action['type']}", answer.get("error", ""), allowed))
-    await other_messages(game)
-    await db(rest_probes)(world, game, state, version)
-    await repeat_last(game)
-    assert (await db(read_table)(game.table_id))[1] == version, "a probe changed the table"
-
-
-async def other_messages(game: Game) -> None:
-    """A spectator's malformed frame and "I'm back" (errors), and its ``sync`` (a fresh frame)."""
-    watcher, anon = game.watching
-    for text in ("{not json", '{"type": "back"}'):
-        errors = anon.errors()
-        await anon.comm.send_to(text_data=text)
-        await anon.until(lambda e=errors: anon.errors() > e, f"the error answering {text}")
-    frames = len(watcher.frames)
-    await watcher.send({"type": "sync"})
-    await watcher.until(lambda: len(watcher.frames) > frames, "the state answering sync")
-
-
-def rest_probes(world: World, game: Game, state: GameState, version: int) -> None:
-    """The same through ``POST /api/tables/{id}/actions/``: error bodies are scanned too."""
-    assert state.turn is not None
-    mover = state.players[state.turn].name
-    other = next(n for n in game.seated if n != mover)
-    secret = _hand(state, other)[0]
-    path = f"/api/tables/{game.table_id}/actions/"
-    discard = {"action": {"type": "discard", "card": secret}, "version": version}
-    draw = {"action": {"type": "draw", "source": "stock"}, "version": version}
-    named = frozenset([secret])
-    calls = [
-        (world.players[mover], discard, {"not_in_hand", "wrong_phase"}),
-        (world.players[other], draw, {"not_your_turn"}),
-        (world.watcher, discard, {"not_seated"}),
-        (world.anon, discard, {"not_authenticated"}),
-    ]
-    for person, body, allowed in calls:
-        answer = world.recorder.api(person, path, post=body, named=named)
-        world.probes.append((f"POST {body['action']['type']}", answer.get("error", ""), allowed))
-    if game.last is not None:  # the last change repeated: answered with the view as it was then
-        name, message = game.last
-        repeat = {k: message[k] for k in ("action", "version", "client_id")}
-        answer = world.recorder.api(world.players[name], path, post=repeat)
-        assert answer["version"] > message["version"], answer
-
-
-async def repeat_last(game: Game) -> None:
-    """The last action's message sent again on its socket: answered once more, to its sender."""
-    if game.last is None:
-        return
-    name, message = game.last
-    socket = game.seated[name]
-    before = len(socket.frames)
-    await socket.send(message)
-    await socket.until(lambda: len(socket.frames) > before, "the repeat's answer")
-    assert socket.frames[-1]["type"] == "state", socket.frames[-1]
-
-
-# --- reading ------------------------------------------------------------------------------------
-
-
-def read_all(world: World, game: Game) -> None:
-    """The table through REST as each of its players, the watcher, the visitor and a player
-    of another table; its log; now and then its page."""
-    rec, table_id = world.recorder, game.table_id
-    stranger = next(p for n, p in world.players.items() if n not in game.seated)
-    readers = [*(world.players[n] for n in game.seated), world.watcher, world.anon, stranger]
-    for person in readers:
-        rec.api(person, f"/api/tables/{table_id}/")
-    rec.api(readers[game.actions % len(readers)], "/api/tables/?status=playing")
-    for person in (readers[0], world.anon):
-        rec.api(person, f"/api/tables/{table_id}/log/")
-    if game.actions % (3 * READ_EVERY) == 0:
-        for person in (readers[game.actions % 4], world.watcher, world.anon):
-            rec.page(person, f"/tables/{table_id}/")
-    if game.actions % (4 * READ_EVERY) == 0:
-        read_event(world, readers[game.actions % len(readers)])
-
-
-def read_event(world: World, person: Person) -> None:
-    """The event, its standings, rounds and bracket, the ratings, as ``person`` reads them."""
-    rec, slug = world.recorder, world.event.slug
-    name = person.name or NAMES[0]
-    for path in ("", "standings/", "rounds/", "entries/", "bracket/", "announcements/"):
-        rec.api(person, f"/api/events/{slug}/{path}")
-    for path in ("/api/events/", "/api/leaderboard/", f"/api/players/{name}/"):
-        rec.api(person, path)
-    pages = ["/events/", f"/events/{slug}/", f"/events/{slug}/live/", "/leaderboard/"]
-    pages += [f"/events/{slug}/standings.csv", f"/events/{slug}/results.csv", "/leaderboard.csv"]
-    pages += [f"/players/{name}/", "/tables/?status=playing"]
-    for path in pages:
-        rec.page(person, path)
-
-
-def final_reads(world: World) -> None:
-    """Everything once more after the event: the logs now show every card (the games are over)."""
-    table_ids = sorted(world.recorder.versions)
-    for person in (world.players[NAMES[0]], world.watcher, world.anon, world.director):
-        for table_id in table_ids:
-            world.recorder.api(person, f"/api/tables/{table_id}/")
-            world.recorder.api(person, f"/api/tables/{table_id}/log/")
-        read_event(world, person)
 
 
 # --- the scan -----------------------------------------------------------------------------------
@@ -440,6 +223,10 @@ async def test_no_client_ever_receives_what_it_must_not_see() -> None:
 
     await db(world.event.refresh_from_db)()
     assert world.event.status == "finished" and len(truth) == 4
+    # Every kind of change was seen: the server's plays (a clock run out, an absent player's
+    # turns), an organizer's pause, resume and withdrawal, hands dealt after the first.
+    kinds = {"start", "deal", "action", "timeout", "pause", "resume", "withdraw"}
+    assert kinds <= await db(logged_kinds)(world.event)
     assert_covered(world, truth, changes)
     assert_planted_leaks_are_found(rec.items, truth)
 
