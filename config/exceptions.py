@@ -12,6 +12,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
+from config.unavailable import RETRY_AFTER_SECONDS, is_unavailable, unavailable_body
+
 # DRF's own exception classes, mapped to stable codes clients can switch on.
 CODES: dict[type[exceptions.APIException], str] = {
     exceptions.ValidationError: "bad_request",
@@ -59,6 +61,11 @@ def _code_for(kind: type[Exception]) -> str:
 
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if is_unavailable(exc):  # the database is out of reach: retryable (config.unavailable)
+        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+        return Response(
+            unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers
+        )
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response

@@ -8,7 +8,8 @@
 - ``TokenAuthMiddleware`` sets ``scope["user"]`` from ``?token=KEY`` (DRF's token model, the
   same key as ``Authorization: Token KEY`` on the REST API); without ``token`` the session user
   stays. A token that names no active user refuses the handshake rather than falling back to
-  anonymous, so a bot with a mistyped key learns it at once.
+  anonymous, so a bot with a mistyped key learns it at once. While the database is out of
+  reach the handshake completes only to say so (``config.unavailable.unavailable_socket``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,10 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
+from django.db import DatabaseError
 from rest_framework.authtoken.models import Token
+
+from config.unavailable import is_unavailable, unavailable_socket
 
 # Channels' own fallback when DEBUG runs with an empty ALLOWED_HOSTS.
 DEBUG_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
@@ -66,7 +70,12 @@ class TokenAuthMiddleware(BaseMiddleware):
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         if "token" in query:
             keys = query["token"]
-            user = await token_user(keys[0]) if len(keys) == 1 and keys[0] else None
+            try:
+                user = await token_user(keys[0]) if len(keys) == 1 and keys[0] else None
+            except DatabaseError as exc:
+                if not is_unavailable(exc):
+                    raise
+                return await unavailable_socket(scope, receive, send)
             if user is None:
                 return await WebsocketDenier()(scope, receive, send)
             scope = {**scope, "user": user}

@@ -19,7 +19,15 @@ from typing import Any
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
+from django.db import DatabaseError
 
+from config.unavailable import (
+    CLOSE_TRY_AGAIN,
+    MESSAGE,
+    RETRY_AFTER_SECONDS,
+    UNAVAILABLE,
+    is_unavailable,
+)
 from config.ws_limit import RateLimitedConsumer
 from games import clock_services, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
@@ -88,14 +96,21 @@ class TableConsumer(RateLimitedConsumer):
         self.user = user if user is not None and user.is_authenticated else None
         try:
             seated = await _db(_is_seated)(self.table_id, self.user)
+            # Counted, listening and its first frame read before the handshake completes: a
+            # client whose connect has returned is already visible to the others, and what
+            # others do next reaches it as pushes after this frame.
+            await self._join(seated)
+            frame = await self._fresh_frame()
         except TableError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        # Counted, listening and its first frame read before the handshake completes: a client
-        # whose connect has returned is already visible to the others, and what others do
-        # next reaches it as pushes after this frame.
-        await self._join(seated)
-        frame = await self._fresh_frame()
+        except DatabaseError as exc:
+            # The database is out of reach: the handshake completes only to say so, and the
+            # socket closes with 4503 (try again later).
+            await self.accept()
+            await self._unavailable(exc, None)
+            await self.close(code=CLOSE_TRY_AGAIN)
+            return
         await self.accept()
         await self._send_state(frame)
 
@@ -170,6 +185,12 @@ class TableConsumer(RateLimitedConsumer):
             return
         await self._send_state(frame)
 
+    async def layer_reconnected(self, event: dict[str, Any]) -> None:
+        """The channel layer lost its Redis connection and has it back (``config.layers``):
+        pushes may have been lost meanwhile, so send the state as the database has it (nothing,
+        when this socket has it already)."""
+        await self._send_state(await self._fresh_frame())
+
     async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
         # Older than what this client has: dropped. A push of exactly what it has (racing the
         # fresh frame sent on connect, say): dropped too, unless the client asked for it.
@@ -208,14 +229,25 @@ class TableConsumer(RateLimitedConsumer):
         client_id = content.get("client_id")
         client_id = client_id if isinstance(client_id, str) else None
         kind = content.get("type")
-        if kind == "sync":
-            await self._resync()
-        elif kind == "action":
-            await self._act(content, client_id)
-        elif kind == "back":
-            await self._back(client_id)
-        else:
-            await self._send_error(BAD_REQUEST, "type: must be action, back or sync", client_id)
+        try:
+            if kind == "sync":
+                await self._resync()
+            elif kind == "action":
+                await self._act(content, client_id)
+            elif kind == "back":
+                await self._back(client_id)
+            else:
+                await self._send_error(BAD_REQUEST, "type: must be action, back or sync", client_id)
+        except DatabaseError as exc:
+            await self._unavailable(exc, client_id)
+
+    async def _unavailable(self, exc: DatabaseError, client_id: str | None) -> None:
+        """Tell the sender the database is out of reach, so it may send the same message again
+        after ``retry_after`` seconds (``config.unavailable``); any other database error is a
+        fault and raised. The transaction was rolled back and the socket stays open."""
+        if not is_unavailable(exc):
+            raise exc
+        await self._send_error(UNAVAILABLE, MESSAGE, client_id, retry_after=RETRY_AFTER_SECONDS)
 
     async def _resync(self) -> None:
         """A fresh ``state``; the seat is looked up again, in case it changed unannounced."""

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from channels.db import database_sync_to_async
+from django.db import DatabaseError
 
+from config.unavailable import is_unavailable, unavailable_body
 from config.ws_limit import RateLimitedConsumer
 from tournaments.errors import EventError
 from tournaments.models import Tournament
@@ -75,9 +77,20 @@ class EventConsumer(RateLimitedConsumer):
         """A push from ``tournaments.push.on_commit_event``."""
         await self.send_json(await _db(_frame)(self.tournament_id, message["what"]))
 
+    async def layer_reconnected(self, message: dict[str, Any]) -> None:
+        """Redis came back after an outage (``config.layers``): changes may have been missed, so
+        the page is told to re-read, as after its own ``sync``."""
+        await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "sync":
-            await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+            try:
+                await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+            except DatabaseError as exc:
+                if not is_unavailable(exc):
+                    raise
+                # Retryable, and the socket stays open (config.unavailable).
+                await self.send_json({"type": "error", **unavailable_body()})
             return
         await self.send_json(
             {"type": "error", "error": "bad_request", "message": "type: must be sync"}

@@ -52,6 +52,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # A view that fails because the database is unreachable answers 503, not a traceback.
+    "config.unavailable.UnavailableMiddleware",
     # A NUL byte in the path or query string is refused before PostgreSQL sees it (a 500 there).
     "config.nul_bytes.NulBytesMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -116,9 +118,11 @@ if REDIS_URL:
     # it fans out to its own sockets. The list-based core layer costs a BZPOPMIN loop per socket
     # and several commands per group send: measured by bench/tables.py, it took half the
     # server's CPU. Pushes are fire-and-forget either way; a client that misses one resyncs.
+    # The backend is channels_redis's pub/sub layer, made to resync every socket after a Redis
+    # restart (config/layers.py).
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.layers.RedisPubSubLayer",
             # Every process of one deployment must share the prefix; two deployments (or two test
             # runs) on one Redis server each need their own, or a push to table 7 of one reaches
             # the sockets on table 7 of the other.

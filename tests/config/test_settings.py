@@ -101,7 +101,7 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
     assert got["conn_max_age"] > 0
     assert got["health_checks"] is True
     assert got["options"]["connect_timeout"] == 5
-    assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"], "prefix": "asgi"}
     assert got["broker"] == "redis://cache.example:6379/0"
     assert got["embedded_worker"] is False
@@ -110,7 +110,7 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
 def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
     got = settings_for(tmp_path, REDIS_URL="redis://cache.example:6379/0")
     assert got["engine"] == "django.db.backends.sqlite3"
-    assert got["layer"] == "channels_redis.pubsub.RedisPubSubChannelLayer"
+    assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["embedded_worker"] is False
 
 
