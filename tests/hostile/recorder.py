@@ -137,13 +137,18 @@ class Recorder:
     sockets: list[Socket] = field(default_factory=list)
 
     def frame(self, socket: Socket, frame: dict[str, Any]) -> None:
+        at = self.speaks_of(socket.table_id)
         if frame.get("type") == "state" and socket.table_id is not None:
             at = {socket.table_id: int(frame["version"])}
-        else:
-            at = dict(self.versions)
         named = self.named.get(str(frame.get("client_id")), frozenset())
         what = f"ws {socket.path} {frame.get('type')}"
         self.items.append(Received(socket.person.name, what, frame, at, named))
+
+    def speaks_of(self, table_id: int | None) -> dict[int, int]:
+        """The versions a payload is checked at: its table's now, or every table's (a card string
+        may be one player's own at one table and secret at another, so a table's answers are
+        checked against that table alone)."""
+        return dict(self.versions) if table_id is None else {table_id: self.versions[table_id]}
 
     async def socket(self, person: Person, path: str, table_id: int | None = None) -> Socket:
         opened = await Socket(self, person, path, table_id).open()
@@ -174,7 +179,7 @@ class Recorder:
                 at = {int(table["id"]): int(table["version"])}
                 self.items.append(Received(person.name, what, table, at, named))
             return body
-        at = dict(self.versions)
+        at = self.speaks_of(_table_of(path))
         log_of = None
         if _is_table(body) or (isinstance(body, dict) and {"view", "version"} <= body.keys()):
             at = {_table_id(path): int(body["version"])}
@@ -190,10 +195,7 @@ class Recorder:
         assert response.status_code == 200, f"{path}: {response.status_code}"
         raw = b"".join(response.streaming_content) if response.streaming else response.content
         text = raw.decode()
-        at = dict(self.versions)
-        table_id = _table_of(path)
-        if table_id is not None:
-            at = {table_id: self.versions[table_id]}
+        at = self.speaks_of(_table_of(path))
         what = f"page {path}"
         self.items.append(Received(person.name, what, text, at, text=True))
         return text
