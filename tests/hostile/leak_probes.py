@@ -22,8 +22,8 @@ def _hand(state: GameState, name: str) -> list[str]:
 
 
 def socket_probes(game: Game, state: GameState, version: int) -> list[tuple[Socket, Any, set]]:
-    """(socket, action, version, the error codes that may answer) for each socket probe: the
-    mover names a card another player holds, sends a stale version or an impossible draw; a
+    """``(socket, (action, version), the error codes that may answer)`` for each socket probe:
+    the mover names a card another player holds, sends a stale version or an impossible draw; a
     player out of turn draws or claims; the spectators act."""
     assert state.turn is not None
     mover = state.players[state.turn].name
@@ -31,27 +31,16 @@ def socket_probes(game: Game, state: GameState, version: int) -> list[tuple[Sock
     theirs, mine = _hand(state, other), _hand(state, mover)
     secret, by, sock = theirs[0], game.seated[mover], game.seated[other]
     in_hand = {"not_in_hand", "wrong_phase", "invalid_meld"}
+    too_deep = {"bad_request", "wrong_phase"}  # in the play phase, the phase is checked first
+    no_claim = {"no_rummy", "bad_request"}  # an empty pile makes a count of 1 malformed
+    claim = {"type": "rummy", "count": 1, "melds": [{"cards": theirs[:3]}]}
     return [
         (by, ({"type": "discard", "card": secret}, version), in_hand),
         (by, ({"type": "meld", "cards": [*mine[:2], secret]}, version), in_hand),
         (by, ({"type": "draw", "source": "stock"}, version - 1), {"stale_version"}),
-        (
-            by,
-            ({"type": "draw", "source": "discard", "count": 99}, version),
-            {
-                "bad_request",
-                "wrong_phase",
-            },
-        ),
+        (by, ({"type": "draw", "source": "discard", "count": 99}, version), too_deep),
         (sock, ({"type": "draw", "source": "stock"}, version), {"not_your_turn"}),
-        (
-            sock,
-            ({"type": "rummy", "count": 1, "melds": [{"cards": theirs[:3]}]}, version),
-            {
-                "no_rummy",
-                "bad_request",
-            },
-        ),
+        (sock, (claim, version), no_claim),
         (game.watching[0], ({"type": "discard", "card": secret}, version), {"not_seated"}),
         (game.watching[1], ({"type": "discard", "card": mine[0]}, version), {"not_seated"}),
     ]
