@@ -7,7 +7,7 @@ session or `Authorization: Token KEY`.
 """
 
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import status
+from rest_framework import exceptions, status
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from accounts import services
+from accounts import login_guard, services
 from accounts.serializers import (
     ErrorOutput,
     MeOutput,
@@ -75,9 +75,16 @@ class TokenApi(AuthApi):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
+        # The log-in page's failure counts (accounts.login_guard) hold here too, so guessing
+        # cannot move to this door.
+        username = data.validated_data["username"]
+        wait = login_guard.login_blocked(request, username)
+        if wait is not None:
+            raise exceptions.Throttled(wait=wait, detail="Too many failed log-ins.")
         try:
             token = services.token_for_credentials(request=request, **data.validated_data)
         except services.InvalidCredentials as exc:
+            login_guard.login_failed(request, username)
             raise ApiError(
                 "invalid_credentials",
                 "Unknown username or wrong password.",
@@ -85,6 +92,7 @@ class TokenApi(AuthApi):
                 # RFC 9110: a 401 names the scheme that would succeed.
                 headers={"WWW-Authenticate": "Token"},
             ) from exc
+        login_guard.login_succeeded(request, username)
         return Response(TokenOutput({"token": token.key}).data)
 
 

@@ -1,15 +1,11 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from accounts.views import SignUpView
+from accounts.views import LoginView, SignUpView
 
 urlpatterns = [
     path("signup/", SignUpView.as_view(), name="signup"),
-    path(
-        "login/",
-        auth_views.LoginView.as_view(template_name="accounts/login.html"),
-        name="login",
-    ),
+    path("login/", LoginView.as_view(), name="login"),
     # Django's LogoutView accepts POST only, so a link or prefetch cannot log anyone out.
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path(
