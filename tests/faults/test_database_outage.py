@@ -32,7 +32,7 @@ from tests.faults.clients import (
     next_move,
     play,
 )
-from tests.faults.stack import Processes, Server, needs_services
+from tests.faults.stack import Processes, Server, TcpProxy, needs_services
 
 pytestmark = [needs_services, pytest.mark.django_db(transaction=True)]
 
@@ -93,18 +93,9 @@ def page(server: Server, path: str) -> tuple[int, str, str]:
         return refused.code, refused.headers["Content-Type"], refused.read().decode()
 
 
-def test_a_database_outage_gets_a_retryable_answer_and_the_service_recovers_by_itself(
-    procs: Processes,
-) -> None:
-    proxy = procs.database_proxy()
-    server = procs.server(db_port=proxy.port)
-    game = new_game("ann", "bob", "cid", "dan")
-    seats = game.players(lambda _: server.ws_url(""))
-    for player in seats.values():
-        player.connect()
-    play(server.url, game, seats, 2)  # the server now holds persistent connections
-
-    proxy.refuse()
+def refused_everywhere(server: Server, game: Game, seats: dict[str, Player]) -> Attempt:
+    """While the database refuses: REST, the socket (which stays open), a page and new sockets
+    are each told ``unavailable``, and nothing moves. The refused action, to send again."""
     attempt = Attempt(server, game, seats)
     refused_over_rest(attempt)
     refused_over_the_socket(attempt)
@@ -119,7 +110,37 @@ def test_a_database_outage_gets_a_retryable_answer_and_the_service_recovers_by_i
             CLOSE_TRY_AGAIN,
         )
     assert (game.version(), attempt.applied()) == (attempt.version, [])
+    return attempt
 
+
+def cut_mid_transaction(
+    proxy: TcpProxy, server: Server, game: Game, seats: dict[str, Player], *, rest: bool
+) -> None:
+    """The connection dies with the action's log row written and its snapshot not: nothing
+    of it stays, and the same action sent again is applied once."""
+    proxy.cut_on(SNAPSHOT_UPDATE)
+    attempt = Attempt(server, game, seats)
+    refused_over_rest(attempt) if rest else refused_over_the_socket(attempt)
+    assert (game.version(), attempt.applied()) == (attempt.version, [])
+    assert attempt.socket()["version"] > attempt.version
+    assert attempt.applied() == [attempt.client_id]
+    for player in seats.values():
+        player.reaches(game.version())
+
+
+def test_a_database_outage_gets_a_retryable_answer_and_the_service_recovers_by_itself(
+    procs: Processes,
+) -> None:
+    proxy = procs.database_proxy()
+    server = procs.server(db_port=proxy.port)
+    game = new_game("ann", "bob", "cid", "dan")
+    seats = game.players(lambda _: server.ws_url(""))
+    for player in seats.values():
+        player.connect()
+    play(server.url, game, seats, 2)  # the server now holds persistent connections
+
+    proxy.refuse()
+    attempt = refused_everywhere(server, game, seats)
     proxy.allow()
     answered = attempt.socket()  # the same action, the same client_id: applied now, once
     assert answered["type"] == "state" and answered["version"] > attempt.version
@@ -129,17 +150,9 @@ def test_a_database_outage_gets_a_retryable_answer_and_the_service_recovers_by_i
     for player in seats.values():
         player.reaches(answered["version"])
 
-    for send_by_rest in (True, False):  # cut in the middle of the action's transaction
-        proxy.cut_on(SNAPSHOT_UPDATE)
-        attempt = Attempt(server, game, seats)
-        refused_over_rest(attempt) if send_by_rest else refused_over_the_socket(attempt)
-        assert (game.version(), attempt.applied()) == (attempt.version, [])
-        assert attempt.socket()["version"] > attempt.version
-        assert attempt.applied() == [attempt.client_id]
-        for player in seats.values():
-            player.reaches(game.version())
+    for rest in (True, False):
+        cut_mid_transaction(proxy, server, game, seats, rest=rest)
     assert proxy.cuts == 2
-
     play(server.url, game, seats, 2)
     assert server.proc is not None and server.proc.poll() is None  # never restarted
     assert game.versions() == list(range(1, game.version() + 1))

@@ -88,40 +88,43 @@ class InFlight:
         return int(frame["version"])
 
 
-def test_a_killed_server_loses_no_acknowledged_action_and_play_resumes(
-    procs: Processes,
-) -> None:
-    games = [new_game("ann", "bob", "cid", "dan"), new_game("eve", "fay", "gus", "hal")]
-    server = procs.server()
-    seats = [game.players(lambda _: server.ws_url("")) for game in games]
-    for each in seats:
-        for player in each.values():
-            player.connect()
-    acked = [play(server.url, g, s, 4) for g, s in zip(games, seats, strict=True)]
-
+def kill_mid_flight(
+    server: Server, games: list[Game], seats: list[dict[str, Player]]
+) -> list[InFlight]:
+    """An action out on each table (over the socket on the first, REST on the second) as the
+    server is SIGKILLed: the actions, each knowing whether its sender saw it acknowledged."""
     flights = [
         InFlight(server, game, mover(s), rest=rest)
         for game, s, rest in zip(games, seats, (False, True), strict=True)
     ]
     for flight in flights:
         flight.send()
-    threading.Event().wait(random.uniform(0, 0.03))  # kill somewhere in the middle of them
+    threading.Event().wait(random.uniform(0, 0.03))  # somewhere in the middle of them
     server.kill()
-    for flight, done in zip(flights, acked, strict=True):
-        if flight.acknowledged():
-            done.append(flight.client_id)
-    seen = [max(p.version for p in s.values()) for s in seats]
+    return flights
 
-    for game, done, saw in zip(games, acked, seen, strict=True):
+
+def test_a_killed_server_loses_no_acknowledged_action_and_play_resumes(
+    procs: Processes,
+) -> None:
+    games = [new_game("ann", "bob", "cid", "dan"), new_game("eve", "fay", "gus", "hal")]
+    server = procs.server()
+    seats = [game.players(lambda _: server.ws_url("")) for game in games]
+    for player in (p for each in seats for p in each.values()):
+        player.connect()
+    acked = [play(server.url, g, s, 4) for g, s in zip(games, seats, strict=True)]
+
+    flights = kill_mid_flight(server, games, seats)
+    for game, each, flight, done in zip(games, seats, flights, acked, strict=True):
+        done += [flight.client_id] if flight.acknowledged() else []
+        assert all(p.closed() for p in each.values())  # each read all that reached it
         assert set(done) <= set(game.client_ids()), "an acknowledged action was lost"
-        assert game.version() >= saw
+        assert game.version() >= max(p.version for p in each.values())
 
     server.start()
-    for game, each in zip(games, seats, strict=True):
-        for player in each.values():
-            assert player.closed()
-            assert player.connect()["version"] == game.version()
     for game, each, flight in zip(games, seats, flights, strict=True):
+        for player in each.values():
+            assert player.connect()["version"] == game.version()
         answered = flight.send_again()
         for player in each.values():
             player.reaches(answered)
