@@ -1,5 +1,6 @@
 """Suite-wide setup: the services check and a clean cache for every test."""
 
+import gc
 import importlib
 import os
 import socket
@@ -108,3 +109,15 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
         problems = [p for p in map(table_mismatch, tables) if p]
         assert not problems, "; ".join(problems)
     return result
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None) -> Iterator[None]:
+    """pytest-django's test database, with garbage collected before it is dropped.
+
+    The consumers run their queries in executor threads (``thread_sensitive=False``); a thread's
+    connection outlives the thread as garbage in a reference cycle, still open, and PostgreSQL
+    will not drop a database that has sessions ("being accessed by other users").
+    """
+    yield
+    gc.collect()
