@@ -56,7 +56,9 @@ class RegisterApi(AuthApi):
                 "username_taken", "That username is taken.", status.HTTP_409_CONFLICT
             ) from exc
         except services.WeakPassword as exc:
-            raise ApiError("weak_password", " ".join(exc.messages)) from exc
+            raise ApiError(
+                "weak_password", " ".join(exc.messages), fields={"password": exc.messages}
+            ) from exc
         body = RegisterOutput({"id": user.pk, "username": user.username, "token": token.key})
         return Response(body.data, status=status.HTTP_201_CREATED)
 

@@ -30,7 +30,8 @@ CODES: dict[type[exceptions.APIException], str] = {
 
 
 class ApiError(exceptions.APIException):
-    """A refusal with its own protocol code, e.g. `username_taken`."""
+    """A refusal with its own protocol code, e.g. `username_taken`; `fields` names the fields at
+    fault (`{"password": [messages]}`), as a validation error's body does."""
 
     def __init__(
         self,
@@ -38,11 +39,13 @@ class ApiError(exceptions.APIException):
         message: str,
         status_code: int = status.HTTP_400_BAD_REQUEST,
         headers: dict[str, str] | None = None,
+        fields: dict[str, list[str]] | None = None,
     ) -> None:
         super().__init__(detail=message, code=code)
         self.code = code
         self.status_code = status_code
         self.headers = headers or {}
+        self.fields = fields
 
 
 def _first_message(detail: Any) -> str:
@@ -73,6 +76,8 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     body: dict[str, Any] = {"error": code, "message": _first_message(exc.detail)}
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         body["fields"] = exc.detail
+    if isinstance(exc, ApiError) and exc.fields:
+        body["fields"] = exc.fields
     if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
         body["retry_after"] = int(exc.wait + 0.999)
     if isinstance(exc, ApiError):

@@ -312,4 +312,5 @@ def test_the_register_call_names_the_weak_password(kind: str) -> None:
     assert response.status_code == 400
     assert response.json()["error"] == "weak_password"
     assert reason in response.json()["message"]
+    assert any(reason in error for error in response.json()["fields"]["password"])
     assert not User.objects.exists()
