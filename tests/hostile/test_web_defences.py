@@ -129,7 +129,11 @@ def test_forms_work_with_their_csrf_token(director: User) -> None:
     assert event.status == "registration"
     assert Entry.objects.filter(tournament=event, user=ann).exists()
     assert "Welcome" in player.get(page).content.decode()
-    assert table.status == "waiting"
+    bob = csrf_client(UserFactory(username="bob"))
+    seat_page = f"/tables/{table.pk}/"
+    bob.post(f"{seat_page}join/", {"csrfmiddlewaretoken": form_token(bob, seat_page)})
+    table.refresh_from_db()
+    assert table.status == "playing", "full with bob, the table started"
 
 
 # --- CSRF on the API: sessions need it, tokens do not ---------------------------------------------
