@@ -26,6 +26,9 @@ CSRF_COOKIE_SECURE = True
 # Django's defaults, pinned: scripts never read the session cookie, and other sites' forms and
 # subresource requests never carry it.
 SESSION_COOKIE_HTTPONLY = True
+# No script of ours reads the CSRF cookie (pages carry the token in the form or a data
+# attribute, the API docs in their template), so scripts are not let read it either.
+CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
