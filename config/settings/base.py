@@ -151,9 +151,15 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL], "prefix": env("CHANNELS_PREFIX", default="asgi")},
         }
     }
-    # Shared across servers, so throttling counts every request whichever server took it.
+    # Shared across servers, so throttling counts every request whichever server took it. It
+    # holds only throttle counters, so it fails open while Redis is out of reach (config/cache.py)
+    # and waits at most a second or two for it.
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        "default": {
+            "BACKEND": "config.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+        }
     }
 else:
     # One process holds every socket, so an in-memory layer reaches all of them.
