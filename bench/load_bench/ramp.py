@@ -117,6 +117,24 @@ async def measure(
     return {"tables": len(groups), "sockets": tables.SEATS * len(groups), **step.figures("actions")}
 
 
+async def attempts(
+    run: Windows, groups: list[tables.Group], args: Any, meter: Any, steps: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Measure the tables in play, again up to ``args.retries`` times while the step is not held:
+    on a shared machine another user's burst of a second or two is enough to lift a p99. Every
+    window is kept in ``steps`` (``attempt`` counts from 1); the last one decides."""
+    for attempt in range(1, args.retries + 2):
+        if attempt > 1:
+            run.mark()
+        step = await measure(run, groups, args, meter)
+        step["attempt"] = attempt
+        step["held"] = healthy(step, args.p99_limit)
+        steps.append(step)
+        if step["held"]:
+            break
+    return step
+
+
 async def climb(args: argparse.Namespace, deal: Deal, meter: Any) -> dict[str, Any]:
     """Steps of more and more tables until one is not held."""
     run = Windows(tables.PACE_SECONDS)
@@ -129,9 +147,7 @@ async def climb(args: argparse.Namespace, deal: Deal, meter: Any) -> dict[str, A
         for size in sizes(args.first, args.step, args.max_tables):
             run.mark()
             await seat_more(run, groups, size - len(groups), args, deal)
-            step = await measure(run, groups, args, meter)
-            step["held"] = healthy(step, args.p99_limit)
-            steps.append(step)
+            step = await attempts(run, groups, args, meter, steps)
             if not step["held"]:
                 reason = stop_reason(step, args.p99_limit)
                 break
