@@ -58,7 +58,9 @@ from bench.load_bench import ramp  # noqa: E402
 from bench.load_bench.meter import Stack, StackMeter, rss_mb  # noqa: E402
 from bench.load_bench.sql_count import ENV as SQL_COUNT_ENV  # noqa: E402
 
-DB_NAME = "rummy_loadbench"
+# A name of its own per run: the bench drops its database first, and a test suite's quick run
+# beside a full one on the same server (seen on this shared machine) dropped the other's.
+DB_NAME = f"rummy_loadbench_{os.getpid()}"
 APP = "bench.load_bench.asgi:application"
 TURN_SECONDS = 30  # a real clock on every table: each turn sends a timer the worker runs
 P99_LIMIT_MS = 200.0
