@@ -12,7 +12,8 @@ server in one run).
 
 Phases, each on sockets of its own, measured for ``--duration`` seconds:
 - ``flat_out``: ``--flat-tables`` tables; the player to move acts as soon as their state arrives.
-- ``human_pace``: ``--tables`` tables; each table acts once every 2 s (starts staggered).
+- ``human_pace``: ``--tables`` tables; each table acts once every 2 s on average (starts
+  staggered, each gap drawn from 1 to 3 s).
 - ``echo`` / ``echo_flat_out``: as many sockets to ``/ws/echo/``, in groups of four taking turns,
   one small JSON message in flight per group, at 2 s a group / flat out.
 
@@ -477,10 +478,15 @@ class Group(ABC):
         self.busy = False  # a message is scheduled or in flight
 
     def slot(self) -> float:
-        """Seconds to wait before the next send; books the slot after it."""
+        """Seconds to wait before the next send; books the slot after it, ``pace`` on average.
+
+        Each gap is drawn from half to one and a half ``pace``, as players think for their own
+        time: with an exact ``pace``, tables held up together (by a stall, or by being seated
+        together) would stay in step ever after, a burst of all of them each ``pace``.
+        """
         now = time.perf_counter()
         at = max(now, self.next_slot)
-        self.next_slot = at + self.run.pace
+        self.next_slot = at + self.run.pace * random.uniform(0.5, 1.5)
         return at - now
 
     @abstractmethod
@@ -668,13 +674,21 @@ async def phase(
     run.start = time.perf_counter()
     run.end = run.start + args.duration
     run.acting = True
+    stagger(groups, run.start, run.pace)
     for group in groups:
-        group.next_slot = run.start + random.uniform(0, run.pace)
         group.kick()
     await asyncio.sleep(args.duration)
     run.acting = False
     run.cpu = metered.figures(len(run.rtts))
     await wind_down(run, groups, watcher)
+
+
+def stagger(groups: list[Group], start: float, pace: float) -> None:
+    """Give each group a first slot at random within one ``pace`` of ``start``: tables that
+    started together would otherwise act in step, a burst of every one of them at once each
+    ``pace`` instead of the steady stream of tables whose players think for their own time."""
+    for group in groups:
+        group.next_slot = start + random.uniform(0, pace)
 
 
 async def wind_down(run: Run, groups: list[Group], watcher: asyncio.Task[None]) -> None:

@@ -94,6 +94,7 @@ async def seat_more(
     while not all(g.ready() for g in new) and time.perf_counter() < end:
         await asyncio.sleep(0.1)
     groups.extend(new)
+    tables.stagger(new, time.perf_counter(), run.pace)
     for group in new:
         group.kick()
 

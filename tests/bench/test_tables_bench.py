@@ -4,6 +4,7 @@ PostgreSQL and Redis and a minute or more: ``python bench/tables.py --quick``, o
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,26 @@ def test_quick_is_small_and_max_is_the_aim() -> None:
     assert (quick.tables, quick.flat_tables, quick.duration) == (4, 2, 3.0)
     assert tables.arguments(["--max"]).tables == 500
     assert tables.arguments(["--compression", "none"]).compression is None
+
+
+def test_human_pace_gaps_vary_about_the_pace_so_tables_drift_out_of_step() -> None:
+    group = tables.TableBots(tables.Run(pace=2.0), "ws://test", 1, ["k"] * tables.SEATS)
+    gaps = []
+    for _ in range(1000):
+        group.next_slot = at = time.perf_counter() + 1000  # booked ahead: the slot is exact
+        group.slot()
+        gaps.append(group.next_slot - at)
+    assert 1.0 <= min(gaps) < max(gaps) <= 3.0
+    assert 1.8 < sum(gaps) / len(gaps) < 2.2
+
+
+def test_tables_seated_together_start_at_random_within_one_pace() -> None:
+    run = tables.Run(pace=2.0)
+    groups = [tables.TableBots(run, "ws://test", n, ["k"] * tables.SEATS) for n in range(50)]
+    tables.stagger(list(groups), 100.0, 2.0)
+    firsts = [g.next_slot for g in groups]
+    assert all(100.0 <= t <= 102.0 for t in firsts)
+    assert len(set(firsts)) > 40
 
 
 async def test_the_echo_consumer_answers_each_message(settings: Any) -> None:
