@@ -384,7 +384,6 @@ class Run:
         self.closed: Counter[str] = Counter()  # sockets the server closed, by close code
         self.refused: Counter[str] = Counter()  # failed handshakes (retried), by HTTP status
         self.closing = False  # the bots are closing their sockets themselves
-        self.last_frame = 0.0
         self.cpu: dict[str, Any] = {}
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -451,7 +450,7 @@ class Socket:
         run = self.group.run
         with contextlib.suppress(websockets.ConnectionClosed):
             async for raw in self.ws:
-                run.last_frame = time.perf_counter()
+                self.group.last_frame = time.perf_counter()
                 self.group.received(self, json.loads(raw))
         if not run.closing:  # the server closed it: a crash (1011) or a refusal
             run.closed[str(self.ws.close_code)] += 1
@@ -476,6 +475,8 @@ class Group(ABC):
         self.sockets = [Socket(self, url) for url in urls]
         self.next_slot = 0.0
         self.busy = False  # a message is scheduled or in flight
+        self.last_frame = 0.0  # when one of its sockets last received a frame
+        self.seating = False  # connected but not to act yet (a ramp's step still seating)
 
     def slot(self) -> float:
         """Seconds to wait before the next send; books the slot after it, ``pace`` on average.
@@ -549,7 +550,7 @@ class TableBots(Group):
 
     def kick(self) -> None:
         """Schedule the mover's action when nothing is in flight and the game goes on."""
-        if self.busy or not self.run.acting:
+        if self.busy or self.seating or not self.run.acting:
             return
         for sock, frame in self.frames.items():
             view = frame.get("view") or {}
@@ -629,11 +630,13 @@ async def watch(run: Run, groups: list[Group]) -> None:
                 group.expire(now)
 
 
-async def settle(run: Run, groups: list[Group], limit: float = 60.0) -> None:
-    """Until every group has its first frames and no frame came for a moment."""
+async def settle(groups: list[Group], limit: float = 60.0) -> None:
+    """Until every group has its first frames and none of them got a frame for a moment: the
+    pushes that their sockets' connections set off are over (others may go on playing)."""
     end = time.perf_counter() + limit
     while time.perf_counter() < end:
-        quiet = time.perf_counter() - run.last_frame > SETTLE_QUIET_SECONDS
+        last = max((g.last_frame for g in groups), default=0.0)
+        quiet = time.perf_counter() - last > SETTLE_QUIET_SECONDS
         if quiet and all(g.ready() for g in groups):
             return
         await asyncio.sleep(0.1)
@@ -668,7 +671,7 @@ async def phase(
     """Open every socket, settle, act for ``args.duration`` seconds, drain, close. ``meter``
     measures the acting window (a subclass may measure more than the server's CPU)."""
     await open_all(run, groups, port, args.compression)
-    await settle(run, groups)
+    await settle(groups)
     watcher = asyncio.create_task(watch(run, groups))
     metered = meter(args.server_pid, port, args.redis)
     run.start = time.perf_counter()

@@ -71,6 +71,8 @@ class Windows(tables.Run):
         step.refused, step.lags = self.refused - refused, list(self.lags)
 
     def done(self, sent: float, now: float) -> None:
+        with open("/tmp/rtts.txt", "a") as f:
+            f.write(f"{time.time() - (time.perf_counter() - sent):.3f} {1000 * (now - sent):.1f}\n")
         for step in self.steps:
             step.done(sent, now)  # each counts only what was sent in its own window
 
@@ -85,17 +87,21 @@ async def seat_more(
     run: Windows, groups: list[tables.Group], count: int, args: Any, deal: Deal
 ) -> None:
     """Deal ``count`` more tables (in a thread: Django's ORM is synchronous), open their sockets,
-    wait until each seat has its state, and let them play."""
+    wait until each seat has its state and their pushes are over, and let them play."""
     made = await asyncio.to_thread(deal, count)
     base = f"ws://127.0.0.1:{args.port}"
     new: list[tables.Group] = [tables.TableBots(run, base, t, keys) for t, keys in made]
+    for group in new:
+        group.seating = True
     await tables.open_all(run, new, args.port, args.compression)
-    end = time.perf_counter() + 60
-    while not all(g.ready() for g in new) and time.perf_counter() < end:
-        await asyncio.sleep(0.1)
+    # A step's hundreds of connections are seconds of work for the server (each handshake,
+    # token, subscription, first state and its seat's presence pushed to the table), while the
+    # earlier tables play on. The new tables start once their pushes are over.
+    await tables.settle(new)
     groups.extend(new)
     tables.stagger(new, time.perf_counter(), run.pace)
     for group in new:
+        group.seating = False
         group.kick()
 
 
