@@ -17,8 +17,9 @@ logged in by token, a round trip from an action to the sender's own next ``state
   then as many groups of four sockets on the bare echo consumer of the same server: the ratio of
   the two rates is what the site costs over the bare stack.
 - ``steps``: ``--first`` tables, then ``--step``, 2 x ``--step``, ... up to ``--max-tables``, at
-  human pace (an action per table every 2 s). Each step adds tables while the earlier ones play
-  on (``bench/load_bench/ramp.py``), then measures ``--hold`` seconds over all of them. The ramp
+  human pace (an action per table every 2 s on average, each gap drawn from 1 to 3 s; new tables
+  start at random within 2 s). Each step adds tables while the earlier ones play on
+  (``bench/load_bench/ramp.py``), then measures ``--hold`` seconds over all of them. The ramp
   stops at the first step whose p99 passes ``--p99-limit`` (200 ms) or that loses an action,
   measured ``--retries`` (1) more times first: on a shared machine a burst of other work for a
   second or two lifts a p99. ``sustained`` is the last step held.
