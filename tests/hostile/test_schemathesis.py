@@ -49,9 +49,10 @@ CHECKS = [
     response_headers_conformance,
 ]
 
-# Per operation, mode and identity: the file stays under a minute and a half on CI. (A hundred
-# found nothing more, in four minutes.)
-EXAMPLES = 20
+# Per operation, mode and identity (derandomized: the same cases every run). 20 took two minutes
+# on a slow CI machine, where the whole run must stay under 20; a hundred found nothing more than
+# 20 did, in four minutes.
+EXAMPLES = 12
 FUZZ = settings(
     max_examples=EXAMPLES,
     derandomize=True,
