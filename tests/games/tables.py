@@ -10,10 +10,11 @@ from unittest import mock
 from accounts.models import User
 from games import record, services
 from games.engine.bots import GreedyBot
+from games.engine.engine import apply
 from games.engine.legal import legal_actions
 from games.engine.play import next_move
 from games.engine.rules import Rules
-from games.engine.state import GameState, new_game
+from games.engine.state import GAME_OVER, HAND_OVER, GameState, new_game
 from games.models import Table
 from games.selectors import table_state
 from tests.accounts.factories import UserFactory
@@ -47,14 +48,16 @@ def started_table(
     ruleset: str = "standard",
     overrides: dict[str, Any] | None = None,
     wanted: Callable[[GameState], bool] | None = None,
+    seed: str | None = None,
 ) -> Table:
     """A table of ``users`` (the first creates it), full and so started, with a deal that
-    satisfies ``wanted`` when given."""
+    satisfies ``wanted`` when given, or dealt from ``seed``."""
     table = services.table_create(
         creator=users[0], ruleset=ruleset, seats=len(users), overrides=overrides
     )
     names = [u.username for u in users]
-    seed = find_seed(table.engine_rules(), names, wanted) if wanted else record.new_seed()
+    if seed is None:
+        seed = find_seed(table.engine_rules(), names, wanted) if wanted else record.new_seed()
     with seeds_from(seed):
         for user in users[1:]:
             services.table_join(table_id=table.pk, user=user)
@@ -99,6 +102,27 @@ def play_simple(table: Table, users: list[User], until: Callable[[Table], bool])
         steps += 1
         assert steps < 5000, "the condition was never met"
     return steps
+
+
+def greedy_hand_movers(rules: Rules, names: list[str], seed: str) -> set[str]:
+    """Who makes a move of their own in hand 1 dealt from ``seed`` as ``play_greedy`` plays it."""
+    state = new_game(rules, names, seed=seed)
+    bots = {name: GreedyBot(seed=i) for i, name in enumerate(names)}
+    movers = set()
+    while state.phase not in (HAND_OVER, GAME_OVER):
+        name, action = next_move(state, bots)
+        movers.add(name)
+        state = apply(state, name, action).state
+    return movers
+
+
+def contested_seed(rules: Rules, names: list[str], movers: int = 2) -> str:
+    """A random seed whose hand 1, as ``play_greedy`` plays it, sees at least ``movers`` players
+    move: in about one three-seat deal in a thousand the first mover goes out at once, and a
+    game fewer than two players moved in is not rated."""
+    while len(greedy_hand_movers(rules, names, seed := record.new_seed())) < movers:
+        pass
+    return seed
 
 
 def play_greedy(table: Table, users: list[User], until: Callable[[Table], bool]) -> int:

@@ -10,9 +10,9 @@ from accounts.models import Club, ClubMembership, User
 from games import services
 from games.clock_services import table_enforce_deadline
 from games.errors import TableError
-from games.models import GameResult
+from games.models import GameResult, RuleSet
 from tests.games.clocks import FakeTime, fresh
-from tests.games.tables import play_greedy, players, started_table
+from tests.games.tables import contested_seed, play_greedy, players, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +76,9 @@ def test_the_api_takes_and_shows_the_club(club: Club) -> None:
 
 def test_placements_say_everyone_acted_in_a_played_game() -> None:
     users = players("ann", "bob", "cid")
-    table = started_table(users, overrides={"target": 1})
+    rules = RuleSet.objects.get(slug="standard").to_rules({"target": 1})
+    seed = contested_seed(rules, ["ann", "bob", "cid"], movers=3)
+    table = started_table(users, overrides={"target": 1}, seed=seed)
     play_greedy(table, users, until=lambda t: t.status != "playing")
     rows = GameResult.objects.get(table=table).placements
     assert [(r["absent"], r["acted"]) for r in rows] == [(False, True)] * 3

@@ -13,9 +13,9 @@ from games import finalization
 from games.models import RuleSet, Table
 from ratings.compute import bucket
 from ratings.elo import PROVISIONAL_GAMES, START
-from ratings.models import Pool, Rating
+from ratings.models import Pool, RatedGame, Rating
 from ratings.services import add_to_buckets, pool_for
-from tests.games.tables import play_greedy, started_table
+from tests.games.tables import contested_seed, play_greedy, started_table
 
 
 def pool_of(key: str = "global") -> Pool:
@@ -58,10 +58,14 @@ def many_players(
 
 def play_rated(users: list[User]) -> Table:
     """One game to a target of 1 (a hand or so) under the standard preset, played by the greedy
-    bots through the services and rated by the finalization hook."""
-    table = started_table(users, overrides={"target": 1})
+    bots through the services and rated by the finalization hook, from a contested deal."""
+    overrides = {"target": 1}
+    rules = RuleSet.objects.get(slug="standard").to_rules(overrides)
+    seed = contested_seed(rules, [u.username for u in users])
+    table = started_table(users, overrides=overrides, seed=seed)
     play_greedy(table, users, until=lambda t: t.status != Table.Status.PLAYING)
     table.refresh_from_db()
     assert table.status == Table.Status.FINISHED
     assert finalization.run_hook(table.pk, "ratings")
+    assert RatedGame.objects.get(table=table).counted
     return table

@@ -9,14 +9,25 @@ import pytest
 
 from accounts.models import Club, ClubMembership
 from games import finalization
+from games.engine.rules import Rules
 from games.models import GameResult, RuleSet
 from ratings.models import Pool, RatedGame, Rating, RatingChange
 from ratings.services import rating_finalize
 from tests.accounts.factories import UserFactory
-from tests.games.tables import play_greedy, players, started_table
+from tests.games.tables import (
+    contested_seed,
+    greedy_hand_movers,
+    play_greedy,
+    players,
+    started_table,
+)
 from tests.ratings.games import T0, assert_buckets_match, finished_game, rate, ratings_of
 
 pytestmark = pytest.mark.django_db
+
+
+def standard_to_1() -> Rules:
+    return RuleSet.objects.get(slug="standard").to_rules({"target": 1})
 
 
 def global_pool() -> Pool:
@@ -29,7 +40,8 @@ def test_the_ratings_hook_is_registered() -> None:
 
 def test_a_played_game_is_rated_in_the_global_and_preset_pools() -> None:
     users = players("ann", "bob", "cid")
-    table = started_table(users, overrides={"target": 1})
+    seed = contested_seed(standard_to_1(), ["ann", "bob", "cid"])
+    table = started_table(users, overrides={"target": 1}, seed=seed)
     play_greedy(table, users, until=lambda t: t.status != "playing")
     result = GameResult.objects.get(table=table)
     assert all(p["acted"] and not p["absent"] for p in result.placements)
@@ -68,6 +80,19 @@ def test_a_game_fewer_than_two_players_acted_in_is_not_rated() -> None:
     rate(table)
     ledger = RatedGame.objects.get(table=table)
     assert ledger.counted is False
+    assert not Rating.objects.exists() and not RatingChange.objects.exists()
+
+
+def test_a_played_game_the_first_mover_won_at_once_is_not_rated() -> None:
+    users = players("ann", "bob", "cid")
+    seed = "s892"  # ann, first to move, melds her whole hand and goes out on her first turn
+    assert greedy_hand_movers(standard_to_1(), ["ann", "bob", "cid"], seed) == {"ann"}
+    table = started_table(users, overrides={"target": 1}, seed=seed)
+    play_greedy(table, users, until=lambda t: t.status != "playing")
+    result = GameResult.objects.get(table=table)
+    assert [p["acted"] for p in result.placements] == [True, False, False]
+    assert rate(table) is True
+    assert RatedGame.objects.get(table=table).counted is False
     assert not Rating.objects.exists() and not RatingChange.objects.exists()
 
 
