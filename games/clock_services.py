@@ -25,10 +25,22 @@ table_managers: list[Callable[[User, Table], bool]] = []
 
 
 def can_manage(user: User, table: Table) -> bool:
-    """Staff, or anyone a registered predicate names (an event admin of the table's event)."""
+    """Staff, or anyone a registered predicate names (an event admin of the table's event);
+    never one of the table's own players (see ``plays_at``)."""
+    return _manager(user, table) and not plays_at(user, table)
+
+
+def _manager(user: User, table: Table) -> bool:
     if not user.is_authenticated:
         return False
     return user.is_staff or any(allowed(user, table) for allowed in table_managers)
+
+
+def plays_at(user: User, table: Table) -> bool:
+    """Seated at ``table``: who plays a game does not stop or start its clocks, nor their
+    rivals' (an organizer playing in their own event included). A pause of every table at once,
+    an event's, stops theirs too: it favours nobody."""
+    return table.seat_set.filter(user_id=user.pk).exists()
 
 
 def table_enforce_deadline(
@@ -75,23 +87,29 @@ def overdue_table_ids(now: datetime, *, grace: timedelta, limit: int) -> list[in
     return list(rows.values_list("pk", flat=True)[:limit])
 
 
-def _managed(table_id: int, user: User) -> Table:
+def _managed(table_id: int, user: User, every_table: bool) -> Table:
+    """The table, locked, once ``user`` may pause and resume it: one of ``every_table`` (an
+    event's pause of all its tables) may be a table they play at."""
     table = lock_table(table_id)
-    if not can_manage(user, table):
+    if not every_table and plays_at(user, table):
+        raise TableError(FORBIDDEN, "you play at this table: staff or an organizer pauses it", 403)
+    if not _manager(user, table):
         raise TableError(FORBIDDEN, "only staff or the event's organizers pause a table", 403)
     if table.status != Table.Status.PLAYING:
         raise TableError(WRONG_PHASE, "only a game in play can be paused or resumed")
     return table
 
 
-def table_pause(*, table_id: int, user: User) -> Table:
+def table_pause(*, table_id: int, user: User, every_table: bool = False) -> Table:
     """Freeze every clock of the table; actions are refused until it resumes. Logged as a
     ``pause`` row (a new version, the game unchanged); pausing a paused table changes nothing.
+    ``every_table``: one of a pause of all an event's tables, which may include the user's own.
 
-    :raises TableError: ``forbidden`` (403), ``wrong_phase`` (not in play), ``not_found``.
+    :raises TableError: ``forbidden`` (403: not staff nor an organizer of the table's event, or
+        seated at it), ``wrong_phase`` (not in play), ``not_found``.
     """
     with transaction.atomic():
-        table = _managed(table_id, user)
+        table = _managed(table_id, user, every_table)
         if table.paused_at is None:
             clock.pause(table, timezone.now())
             table.paused_by = user
@@ -100,14 +118,16 @@ def table_pause(*, table_id: int, user: User) -> Table:
     return table
 
 
-def table_resume(*, table_id: int, user: User) -> Table:
+def table_resume(*, table_id: int, user: User, every_table: bool = False) -> Table:
     """Restart the clocks where they stopped: the mover gets the time they had left. Logged as
-    a ``resume`` row; resuming a table that runs changes nothing.
+    a ``resume`` row; resuming a table that runs changes nothing. ``every_table``: as for
+    ``table_pause``.
 
-    :raises TableError: ``forbidden`` (403), ``wrong_phase`` (not in play), ``not_found``.
+    :raises TableError: ``forbidden`` (403, as for ``table_pause``), ``wrong_phase``,
+        ``not_found``.
     """
     with transaction.atomic():
-        table = _managed(table_id, user)
+        table = _managed(table_id, user, every_table)
         if table.paused_at is not None:
             clock.resume(table, timezone.now())
             record_clock_change(table, user, "resume", ["paused_at", "turn_started_at", "deadline"])

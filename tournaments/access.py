@@ -41,6 +41,20 @@ def require_neutral(user: User, table: RoundTable) -> None:
         raise forbidden("you play at this table: another organizer decides it")
 
 
+def require_not_competing(user: User, tournament: Tournament, what: str) -> None:
+    """An organizer still playing in a running event does not ``what`` (withdraw a rival,
+    re-seat a round): another organizer, or staff, does. Before the start, and once they are
+    out of it, they organize as anyone else.
+
+    :raises EventError: ``forbidden`` (403).
+    """
+    if tournament.status != Tournament.Status.RUNNING:
+        return
+    entry = Entry.objects.filter(tournament=tournament, user=user).first()
+    if entry is not None and entry.active:
+        raise forbidden(f"you play in this event: another organizer {what}")
+
+
 def manages_table(user: User, table: Table) -> bool:
     """The event's organizers manage its tables (pause, resume) as staff do."""
     linked = getattr(table, "tournament_table", None)

@@ -19,7 +19,7 @@ from games.clock_services import table_pause, table_resume
 from games.errors import TableError
 from games.hosting import table_adjudicate, table_withdraw_player
 from games.models import Table
-from tournaments.access import require_admin, require_neutral
+from tournaments.access import require_admin, require_neutral, require_not_competing
 from tournaments.entries import lock_event
 from tournaments.errors import EventError, wrong_status
 from tournaments.formats import get_format
@@ -73,6 +73,8 @@ def entry_remove(
         entry = Entry.objects.filter(tournament=event, pk=entry_id).select_related("user").first()
         if entry is None:
             raise EventError("not_found", f"no entry {entry_id} in this event", 404)
+        if entry.user_id != actor.pk:
+            require_not_competing(actor, event, "withdraws or disqualifies a player")
         if event.status in (Status.FINISHED, Status.CANCELLED):
             raise wrong_status("the event is over")
         if event.status == Status.RUNNING and entry.active:
@@ -93,7 +95,7 @@ def event_pause(*, tournament_id: int, actor: User) -> Tournament:
             event.save(update_fields=["paused_at"])
             audit(event, actor, "pause", {})
         tables = [t.pk for t in live_tables(event)]
-    _quietly(table_pause, tables, actor)
+    _quietly(table_pause, tables, actor, every_table=True)
     return event
 
 
@@ -102,7 +104,7 @@ def event_resume(*, tournament_id: int, actor: User) -> Tournament:
     with transaction.atomic():
         event = _running_event(tournament_id, actor, "resumed")
         tables = [t.pk for t in live_tables(event)]
-    _quietly(table_resume, tables, actor)
+    _quietly(table_resume, tables, actor, every_table=True)
     with transaction.atomic():
         event = lock_event(tournament_id)
         if event.paused_at is not None:
@@ -125,11 +127,11 @@ def _running_event(tournament_id: int, actor: User, done: str) -> Tournament:
     return event
 
 
-def _quietly(call: Any, tables: list[int], actor: User) -> None:
+def _quietly(call: Any, tables: list[int], actor: User, **options: Any) -> None:
     """Pause or resume each table; one that has just finished (or was already so) is skipped."""
     for table_id in tables:
         try:
-            call(table_id=table_id, user=actor)
+            call(table_id=table_id, user=actor, **options)
         except TableError as exc:
             if exc.status >= 500:
                 raise
@@ -196,6 +198,7 @@ def round_reseat(
     """
     with transaction.atomic():
         event, round_ = _event_round(tournament_id, round_id, actor)
+        require_not_competing(actor, event, "re-seats a round")
         if round_.status != Round.Status.PENDING:
             raise wrong_status("only a round that has not started can be re-seated")
         if hasattr(get_format(event.format), "bracket"):

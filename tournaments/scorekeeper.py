@@ -32,7 +32,7 @@ from accounts.models import User
 from games.engine.errors import ConfigError
 from games.models import GameResult, HandResult, Seat, Table
 from games.timers import on_commit_finalize
-from tournaments.access import require_admin
+from tournaments.access import require_admin, require_neutral
 from tournaments.entries import lock_event
 from tournaments.errors import EventError, wrong_status
 from tournaments.models import Entry, Round, RoundTable, Tournament
@@ -179,7 +179,8 @@ def scorekeeper_enter(
     player of the table still in the event. Returns the finished ``games`` table it became;
     the event records it (and the ratings rate it) after commit, through the finalization hooks.
 
-    :raises EventError: ``forbidden`` (403) for anyone but the event's organizers, ``not_found``
+    :raises EventError: ``forbidden`` (403) for anyone but the event's organizers, and for one
+        who plays at this table (another organizer enters it), ``not_found``
         (404), ``wrong_status`` (409) when the table's round is not running, its result is in or
         it has a game already, ``bad_request`` for hands that do not add up to a game.
     """
@@ -187,6 +188,7 @@ def scorekeeper_enter(
         event = lock_event(tournament_id)
         require_admin(actor, event)
         table = _open_round_table(event, round_table_id)
+        require_neutral(actor, table)
         players = _seated(table)
         names = [p.username for p in players]
         check_hands(hands, names)

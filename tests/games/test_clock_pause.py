@@ -11,7 +11,7 @@ import pytest
 
 from accounts.models import User
 from games import clock_services, services, tasks
-from games.clock_services import table_enforce_deadline, table_pause, table_resume
+from games.clock_services import can_manage, table_enforce_deadline, table_pause, table_resume
 from games.errors import TableError
 from games.models import Table
 from games.push import state_frame
@@ -115,14 +115,38 @@ def test_only_staff_or_a_registered_manager_pauses(
     monkeypatch: pytest.MonkeyPatch, now: FakeTime, sent: Sends
 ) -> None:
     users = players("ann", "bob")
+    (max_,) = players("max")
     table = clocked(users)
     for call in (table_pause, table_resume):
         assert refused("forbidden", call, table_id=table.pk, user=users[0]).status == 403
     assert fresh(table).paused_at is None
-    monkeypatch.setattr(clock_services, "table_managers", [lambda user, t: user == users[1]])
-    table_pause(table_id=table.pk, user=users[1])
+    monkeypatch.setattr(clock_services, "table_managers", [lambda user, t: user == max_])
+    assert can_manage(max_, table) and not can_manage(users[0], table)
+    table_pause(table_id=table.pk, user=max_)
     assert fresh(table).paused_at == T0
     refused("forbidden", table_resume, table_id=table.pk, user=users[0])
+
+
+def test_nobody_pauses_a_table_they_play_at_but_with_every_table(
+    monkeypatch: pytest.MonkeyPatch, now: FakeTime, sent: Sends
+) -> None:
+    """A manager (staff, an organizer) seated at the table does not stop its clocks: the
+    rival's turn would wait for them. A pause of every table at once (an event's) does."""
+    ann, bob = players("ann", "bob")
+    ann.is_staff = True
+    ann.save(update_fields=["is_staff"])
+    monkeypatch.setattr(clock_services, "table_managers", [lambda user, t: True])
+    table = clocked([ann, bob])
+    assert not can_manage(ann, table) and not can_manage(bob, table)
+    for user in (ann, bob):
+        error = refused("forbidden", table_pause, table_id=table.pk, user=user)
+        assert "you play at this table" in error.message
+    assert fresh(table).paused_at is None and fresh(table).version == table.version
+    table_pause(table_id=table.pk, user=ann, every_table=True)
+    assert fresh(table).paused_at == T0
+    refused("forbidden", table_resume, table_id=table.pk, user=bob)
+    table_resume(table_id=table.pk, user=ann, every_table=True)
+    assert fresh(table).paused_at is None
 
 
 def test_only_a_game_in_play_is_paused(referee: User) -> None:

@@ -10,6 +10,8 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 
 from accounts.models import Club, ClubMembership, User
+from games.clock_services import table_pause, table_resume
+from games.errors import TableError
 from games.models import Seat
 from tests.games.clocks import record_sends
 from tests.tournaments.factories import (
@@ -151,6 +153,51 @@ def test_an_organizer_who_plays_does_not_decide_their_own_table(director: User, 
     assert audit_actions(event) == before
     round_table_adjudicate(places=places, actor=director, **call)
     assert audit_actions(event)[-1] == "adjudicate"
+
+
+def test_an_organizer_who_plays_removes_no_rival_and_reseats_no_round(
+    director: User, club: Club
+) -> None:
+    """The same rule for the other calls about other players' games, while the organizer is
+    still in the event: withdrawing themselves is theirs, and once out they organize again."""
+    event = swiss(director, club, auto_advance=False)  # running, its first round waiting
+    ann = User.objects.get(username="ann")
+    ClubMembership.objects.create(club=club, user=ann, role="admin")
+    bob = entry_of(event, "bob")
+    before = audit_actions(event)
+    call = {"tournament_id": event.pk, "actor": ann, "reason": "late"}
+    for disqualify in (False, True):
+        refused("forbidden", 403, entry_remove, entry_id=bob.pk, disqualify=disqualify, **call)
+    refused("forbidden", 403, _reseat, event, ann)
+    assert audit_actions(event) == before and entry_of(event, "bob").status == bob.status
+    entry_remove(entry_id=entry_of(event, "ann").pk, disqualify=False, **call)
+    entry_remove(entry_id=bob.pk, disqualify=True, **call)
+    assert entry_of(event, "bob").status == "disqualified"
+    assert audit_actions(event)[-2:] == ["withdrawn", "disqualified"]
+
+
+def test_an_organizer_who_plays_pauses_their_table_only_with_the_whole_event(
+    director: User, club: Club
+) -> None:
+    event = swiss(director, club)
+    tables = list(round_of(event).tables.all())
+    player = User.objects.get(username=names_at(tables[0])[0])
+    ClubMembership.objects.create(club=club, user=player, role="admin")
+    mine, other = (t.table for t in tables)
+    assert mine is not None and other is not None
+    with pytest.raises(TableError, match="you play at this table"):
+        table_pause(table_id=mine.pk, user=player)
+    table_pause(table_id=other.pk, user=player)
+    table_resume(table_id=other.pk, user=player)
+    mine.refresh_from_db()
+    assert mine.paused_at is None
+    event_pause(tournament_id=event.pk, actor=player)
+    for game in (mine, other):
+        game.refresh_from_db()
+        assert game.paused_at is not None and game.paused_by == player
+    event_resume(tournament_id=event.pk, actor=player)
+    mine.refresh_from_db()
+    assert mine.paused_at is None
 
 
 # --- Withdrawing and disqualifying -------------------------------------------------------------

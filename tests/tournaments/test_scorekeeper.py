@@ -311,6 +311,24 @@ def test_only_the_event_organizers_enter_results(director: User, club: Club) -> 
     assert enter(event, table, win_for("ann", "bob"), keeper).result.winner == "ann"
 
 
+def test_an_organizer_who_plays_does_not_enter_their_own_table(director: User, club: Club) -> None:
+    """The rule of adjudication: a club's admin may play at its club night, but another
+    organizer enters the game they played."""
+    event = club_night(director, club, ["ann", "bob", "cid", "dan"])
+    ann = User.objects.get(username="ann")
+    ClubMembership.objects.create(club=club, user=ann, role="admin")
+    tables = list(round_of(event).tables.all())
+    mine = next(t for t in tables if "ann" in names_at(t))
+    other = next(t for t in tables if t is not mine)
+    tables_before = Table.objects.count()
+    mine_won = win_for(*names_at(mine))
+    refused(lambda: enter(event, mine, mine_won, ann), "forbidden", 403, "you play at this table")
+    assert Table.objects.count() == tables_before
+    assert not AuditEntry.objects.filter(tournament=event, action="enter_result").exists()
+    assert enter(event, other, win_for(*names_at(other)), ann).result is not None
+    assert enter(event, mine, mine_won, director).result.winner == names_at(mine)[0]
+
+
 def test_refusals(director: User, club: Club) -> None:
     event = club_night(director, club, ["ann", "bob"])
     table = round_of(event).tables.get()
