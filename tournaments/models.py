@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -107,6 +108,12 @@ class Tournament(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     paused_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When registration opened and the event became public. A draft cancelled "
+        "before that never was, and stays its organizers' only.",
+    )
     champion = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -126,6 +133,13 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.slug])
+
+    @property
+    def private(self) -> bool:
+        """Seen by its organizers only: a draft, or a draft that was cancelled (``PRIVATE``)."""
+        return self.status == self.Status.DRAFT or (
+            self.status == self.Status.CANCELLED and self.published_at is None
+        )
 
 
 class Entry(models.Model):
@@ -168,6 +182,12 @@ class Entry(models.Model):
     def active(self) -> bool:
         """Still in the event's play (not withdrawn, disqualified or a no-show)."""
         return self.status in (self.Status.CHECKED_IN, self.Status.PLAYING)
+
+
+#: The events ``Tournament.private`` names, as a filter.
+PRIVATE = Q(status=Tournament.Status.DRAFT) | Q(
+    status=Tournament.Status.CANCELLED, published_at__isnull=True
+)
 
 
 class Round(models.Model):

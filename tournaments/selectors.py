@@ -18,7 +18,15 @@ from games.engine.errors import ConfigError
 from games.models import Table
 from tournaments.access import is_event_admin
 from tournaments.errors import EventError, forbidden
-from tournaments.models import FORMAT_CHOICES, AuditEntry, Entry, Round, RoundTable, Tournament
+from tournaments.models import (
+    FORMAT_CHOICES,
+    PRIVATE,
+    AuditEntry,
+    Entry,
+    Round,
+    RoundTable,
+    Tournament,
+)
 
 Status = Tournament.Status
 #: The lists of ``/events/`` and ``GET /api/events/?status=``; drafts are listed to organizers.
@@ -45,7 +53,11 @@ def event_list(
     """
     if status not in LISTS:
         raise EventError("bad_request", f"status: one of {', '.join(LISTS)}")
-    found = Tournament.objects.filter(status__in=LISTS[status]).select_related("club", "champion")
+    found = (
+        Tournament.objects.filter(status__in=LISTS[status])
+        .exclude(PRIVATE)
+        .select_related("club", "champion")
+    )
     if club:
         found = found.filter(club__slug=club)
     return list(found.order_by(*LIST_ORDER[status])[:limit])
@@ -53,9 +65,10 @@ def event_list(
 
 def drafts_for(user: User) -> QuerySet[Tournament]:
     """The drafts ``user`` organizes (``access.is_event_admin``: staff, the event's admins, its
-    club's admins), so the list shows exactly the drafts whose pages open. Not their creator as
-    such: one who is no longer an organizer (a club admin no more) no longer sees them."""
-    drafts = Tournament.objects.filter(status=Status.DRAFT).select_related("club")
+    club's admins), so the list shows exactly the drafts whose pages open (those cancelled too,
+    which stay private). Not their creator as such: one who is no longer an organizer (a club
+    admin no more) no longer sees them."""
+    drafts = Tournament.objects.filter(PRIVATE).select_related("club")
     if not user.is_authenticated:
         return drafts.none()
     if user.is_staff:
@@ -68,7 +81,7 @@ def drafts_for(user: User) -> QuerySet[Tournament]:
 def clubs_with_events() -> QuerySet[Club]:
     return (
         Club.objects.filter(tournaments__isnull=False)
-        .exclude(tournaments__status=Status.DRAFT)
+        .filter(tournaments__in=Tournament.objects.exclude(PRIVATE))
         .distinct()
     )
 
@@ -88,15 +101,13 @@ def may_create_events(user: User) -> bool:
 
 
 def event_get(slug: str, viewer: Any = None) -> Tournament:
-    """The event called ``slug``; a draft only for its organizers.
+    """The event called ``slug``; a private one (a draft) only for its organizers.
 
     :raises EventError: ``not_found`` (404).
     """
     event = Tournament.objects.select_related("club", "ruleset", "champion").filter(slug=slug)
     found = event.first()
-    if found is None or (
-        found.status == Status.DRAFT and (viewer is None or not is_event_admin(viewer, found))
-    ):
+    if found is None or (found.private and (viewer is None or not is_event_admin(viewer, found))):
         raise EventError("not_found", f"no event {slug!r}", 404)
     return found
 

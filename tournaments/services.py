@@ -146,7 +146,11 @@ def _move(tournament_id: int, actor: User | None, frm: tuple[str, ...], to: str)
         if event.status not in frm:
             raise wrong_status(f"the event is {event.get_status_display()}")
         event.status = to
-        event.save(update_fields=["status"])
+        fields = ["status"]
+        if event.published_at is None:
+            event.published_at = timezone.now()
+            fields.append("published_at")
+        event.save(update_fields=fields)
         audit(event, actor, to, {})
         return event
 
