@@ -79,11 +79,7 @@ def drafts_for(user: User) -> QuerySet[Tournament]:
 
 
 def clubs_with_events() -> QuerySet[Club]:
-    return (
-        Club.objects.filter(tournaments__isnull=False)
-        .filter(tournaments__in=Tournament.objects.exclude(PRIVATE))
-        .distinct()
-    )
+    return Club.objects.filter(tournaments__in=Tournament.objects.exclude(PRIVATE)).distinct()
 
 
 def organizer_clubs(user: User) -> QuerySet[Club]:

@@ -120,8 +120,9 @@ def contested_seed(rules: Rules, names: list[str], movers: int = 2) -> str:
     """A random seed whose hand 1, as ``play_greedy`` plays it, sees at least ``movers`` players
     move: in about one three-seat deal in a thousand the first mover goes out at once, and a
     game fewer than two players moved in is not rated."""
-    while len(greedy_hand_movers(rules, names, seed := record.new_seed())) < movers:
-        pass
+    seed = record.new_seed()
+    while len(greedy_hand_movers(rules, names, seed)) < movers:
+        seed = record.new_seed()
     return seed
 
 
