@@ -8,6 +8,9 @@ import os
 from typing import Any
 
 from celery import Celery, signals
+from django.db import close_old_connections
+
+from config.push import drain
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -22,14 +25,10 @@ def _tidy_database_connections(**_: Any) -> None:
     """Apply Django's own connection rules around every task, as around every request: a
     connection past ``CONN_MAX_AGE``, or broken by an error, is closed (and opened afresh when
     next used). With ``CELERY_DB_REUSE_MAX`` set, Celery leaves the rest open across tasks."""
-    from django.db import close_old_connections
-
     close_old_connections()
 
 
 @signals.worker_process_shutdown.connect
 def _send_pending_pushes(**_: Any) -> None:
     """A worker process hands its pushes to a loop of its own: let them go out before it ends."""
-    from config.push import drain
-
     drain()

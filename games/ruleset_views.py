@@ -17,6 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.serializers import ErrorOutput
+from games.engine.summary import rules_summary
 from games.models import RULE_FIELDS, RuleSet
 
 # --- Pages -------------------------------------------------------------------------------------
@@ -30,7 +31,7 @@ def ruleset_page(request: HttpRequest, slug: str) -> HttpResponse:
     ruleset = get_object_or_404(RuleSet, slug=slug)
     context = {
         "ruleset": ruleset,
-        "summary": ruleset.to_rules().summary(),
+        "summary": rules_summary(ruleset.to_rules()),
         "fields": _field_rows(ruleset),
     }
     return render(request, "games/ruleset_detail.html", context)
@@ -91,7 +92,7 @@ def _ruleset_data(request: Request, ruleset: RuleSet) -> dict[str, Any]:
             "name": ruleset.name,
             "description": ruleset.description,
             "preset": ruleset.is_preset,
-            "summary": ruleset.to_rules().summary(),
+            "summary": rules_summary(ruleset.to_rules()),
             "url": request.build_absolute_uri(ruleset.get_absolute_url()),
             "rules": ruleset.rules_dict(),
         }

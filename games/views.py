@@ -18,6 +18,7 @@ from django.views.decorators.http import require_POST
 from games import services
 from games.clock_services import can_manage
 from games.engine.rules import MIN_PLAYERS, Rules
+from games.engine.summary import rules_summary
 from games.errors import TableError
 from games.forms import TableForm
 from games.models import Table
@@ -37,7 +38,7 @@ LOBBY_SIZE = 50
 def lobby_row(table: Table) -> dict[str, Any]:
     """What the lobby shows of an open table: its rules in brief and who sits there."""
     rules = Rules.from_dict(table.rules)
-    sentences = rules.summary()
+    sentences = rules_summary(rules)
     # Target, cards and jokers, card values: the summary's first, second and fourth sentences.
     brief = " ".join(sentences[i] for i in (0, 1, 3))
     return {

@@ -18,7 +18,8 @@ from typing import Any
 
 from django.db import connection, transaction
 
-from games.models import GameResult, Table
+from accounts.models import Club
+from games.models import GameResult, RuleSet, Table
 from ratings.compute import Change, Game, Key, Player, Standing, bucket_deltas, rate_game
 from ratings.elo import START
 from ratings.models import Pool, RatedGame, Rating, RatingBucket, RatingChange
@@ -57,9 +58,6 @@ def ratings_recompute(pool_key: str | None = None) -> Summary:
 
 def find_pool(key: str) -> Pool:
     """The pool a name gives, created if it is a real preset's or club's not seen yet."""
-    from accounts.models import Club
-    from games.models import RuleSet
-
     kind, _, slug = key.partition(":")
     if key == "global":
         return pool_for("global")

@@ -3,7 +3,7 @@
 An event's life (registration, check-in, start, pause, cancel) changes only through
 ``tournaments.services`` and ``tournaments.organizer``, which take the event's lock and write the
 audit log, so the event admin's actions call them. Its settings are edited here under the same
-checks as ``tournament_create``; once it has started, the settings its rounds were planned with
+checks as ``event_create``; once it has started, the settings its rounds were planned with
 are read-only. Rounds, their tables and the audit log are view-only. Of an entry only the
 organizer's seed (seeding by hand) is edited here; players enter through the services, which
 check the event's conditions. An announcement added here is posted through ``announce``.
@@ -98,7 +98,7 @@ class ViewOnlyInline(admin.TabularInline):
 
 
 class TournamentForm(forms.ModelForm):
-    """Refuses settings the event could not run with, as ``tournament_create`` does."""
+    """Refuses settings the event could not run with, as ``event_create`` does."""
 
     class Meta:
         model = Tournament
@@ -147,7 +147,7 @@ def _each_event(
     count = 0
     for pk, name in events.order_by("pk").values_list("pk", "name"):
         try:
-            call(tournament_id=pk, actor=request.user)
+            call(event_id=pk, actor=request.user)
         except EventError as exc:
             model_admin.message_user(request, f"{name}: {exc.message}", messages.ERROR)
         else:
@@ -157,10 +157,8 @@ def _each_event(
         model_admin.message_user(request, f"{done} {count} {noun}.", messages.SUCCESS)
 
 
-def _cancel(*, tournament_id: int, actor: Any) -> Tournament:
-    return services.tournament_cancel(
-        tournament_id=tournament_id, actor=actor, reason="cancelled in the admin"
-    )
+def _cancel(*, event_id: int, actor: Any) -> Tournament:
+    return services.event_cancel(event_id=event_id, actor=actor, reason="cancelled in the admin")
 
 
 @admin.register(Tournament)
@@ -217,18 +215,16 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Open registration")
     def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        call = services.tournament_open_registration
+        call = services.event_open_registration
         _each_event(self, request, queryset, call, "Opened registration of")
 
     @admin.action(description="Open check-in (registration closes)")
     def open_check_in(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        _each_event(
-            self, request, queryset, services.tournament_open_check_in, "Opened check-in of"
-        )
+        _each_event(self, request, queryset, services.event_open_check_in, "Opened check-in of")
 
     @admin.action(description="Start (players not checked in are dropped)")
     def start_events(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        _each_event(self, request, queryset, services.tournament_start, "Started")
+        _each_event(self, request, queryset, services.event_start, "Started")
 
     @admin.action(description="Pause (every table's clock stops)")
     def pause_events(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
@@ -337,9 +333,7 @@ class AnnouncementAdmin(admin.ModelAdmin):
         if change:
             super().save_model(request, obj, form, change)
             return
-        note = organizer.announce(
-            tournament_id=obj.tournament_id, text=obj.text, actor=request.user
-        )
+        note = organizer.announce(event_id=obj.tournament_id, text=obj.text, actor=request.user)
         # The admin goes on with its own object (its log entry, the redirect): make it the note.
         obj.pk, obj.text, obj.author = note.pk, note.text, note.author
         obj.created_at = note.created_at

@@ -109,7 +109,7 @@ class EventListApi(EventApi):
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
         require_creator(request.user, fields["club"])
-        event = services.tournament_create(created_by=request.user, **fields)
+        event = services.event_create(created_by=request.user, **fields)
         return self.event_answer(request, event.slug, status.HTTP_201_CREATED)
 
 
@@ -177,7 +177,7 @@ class EventCallApi(EventApi):
     def post(self, request: Request, slug: str) -> Response:
         event = self.event(request, slug)
         who = {"user" if self.player else "actor": request.user}
-        type(self).call(tournament_id=event.pk, **who, **self.arguments(request))
+        type(self).call(event_id=event.pk, **who, **self.arguments(request))
         return self.event_answer(request, slug)
 
     def arguments(self, request: Request) -> dict[str, Any]:
@@ -225,17 +225,17 @@ class CheckInApi(EventCallApi):
 
 @_call_schema("open_registration", "Organizers: draft to registration.")
 class OpenRegistrationApi(EventCallApi):
-    call = staticmethod(services.tournament_open_registration)
+    call = staticmethod(services.event_open_registration)
 
 
 @_call_schema("open_check_in", "Organizers: registration to check-in.")
 class OpenCheckInApi(EventCallApi):
-    call = staticmethod(services.tournament_open_check_in)
+    call = staticmethod(services.event_open_check_in)
 
 
 @_call_schema("close", "Organizers: close registration or check-in now, whichever is open.")
 class CloseWindowApi(EventCallApi):
-    call = staticmethod(services.tournament_close_window)
+    call = staticmethod(services.event_close_window)
 
 
 @_call_schema(
@@ -244,7 +244,7 @@ class CloseWindowApi(EventCallApi):
     **{"400": "bad_request: the format cannot run with these players"},
 )
 class StartApi(EventCallApi):
-    call = staticmethod(services.tournament_start)
+    call = staticmethod(services.event_start)
 
 
 @_call_schema("pause", "Organizers: freeze every table's clock and hold back new rounds.")
@@ -259,7 +259,7 @@ class ResumeApi(EventCallApi):
 
 @_call_schema("cancel", "Organizers: call the event off, with a reason.", request=s.ReasonInput)
 class CancelApi(EventCallApi):
-    call = staticmethod(services.tournament_cancel)
+    call = staticmethod(services.event_cancel)
 
     def arguments(self, request: Request) -> dict[str, Any]:
         data = s.ReasonInput(data=request.data)
@@ -278,7 +278,7 @@ class AnnounceApi(EventApi):
         data = s.AnnouncementInput(data=request.data)
         data.is_valid(raise_exception=True)
         note = organizer.announce(
-            tournament_id=event.pk, text=data.validated_data["text"], actor=request.user
+            event_id=event.pk, text=data.validated_data["text"], actor=request.user
         )
         row = {"id": note.pk, "text": note.text, "author": note.author.username}
         return Response(
@@ -297,7 +297,7 @@ class EntryRemoveApi(EventApi):
         data = s.ReasonInput(data=request.data)
         data.is_valid(raise_exception=True)
         entry = organizer.entry_remove(
-            tournament_id=event.pk,
+            event_id=event.pk,
             entry_id=entry_id,
             actor=request.user,
             disqualify=self.disqualify,
@@ -340,7 +340,7 @@ class AdjudicateApi(EventApi):
         data = s.AdjudicateInput(data=request.data)
         data.is_valid(raise_exception=True)
         organizer.round_table_adjudicate(
-            tournament_id=event.pk,
+            event_id=event.pk,
             round_table_id=round_table_id,
             places=data.validated_data["places"],
             reason=data.validated_data["reason"],
@@ -368,7 +368,7 @@ class ReseatApi(RoundCallApi):
         data = s.ReseatInput(data=request.data)
         data.is_valid(raise_exception=True)
         organizer.round_reseat(
-            tournament_id=event.pk,
+            event_id=event.pk,
             round_id=round_id,
             tables=data.validated_data["tables"],
             actor=request.user,
@@ -385,5 +385,5 @@ class RoundStartApi(RoundCallApi):
     )
     def post(self, request: Request, slug: str, round_id: int) -> Response:
         event = self.event(request, slug)
-        organizer.round_start(tournament_id=event.pk, round_id=round_id, actor=request.user)
+        organizer.round_start(event_id=event.pk, round_id=round_id, actor=request.user)
         return self.round_answer(event, round_id)

@@ -39,7 +39,7 @@ class ResultApi(EventApi):
         if not data.is_valid():
             raise EventError("bad_request", f"hands: {data.errors}")
         scorekeeper_enter(
-            tournament_id=event.pk,
+            event_id=event.pk,
             round_table_id=round_table_id,
             hands=data.validated_data["hands"],
             actor=request.user,

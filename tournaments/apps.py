@@ -12,7 +12,7 @@ class TournamentsConfig(AppConfig):
         # its tables (pause, resume) as staff do.
         from games import finalization
         from tournaments.access import register_table_managers
-        from tournaments.rounds import tournament_finalize
+        from tournaments.rounds import event_finalize
 
-        finalization.register("tournaments")(tournament_finalize)
+        finalization.register("tournaments")(event_finalize)
         register_table_managers()

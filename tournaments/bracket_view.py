@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Table
+from tournaments.format_inputs import entrants_of, gone_of, played_of, settings_of
 from tournaments.formats import (
     FormatError,
     PlayedRound,
@@ -17,9 +18,7 @@ from tournaments.formats import (
     get_format,
 )
 from tournaments.models import RoundTable, Tournament
-from tournaments.rounds import entrants_of, gone_of, played_of
 from tournaments.selectors import entry_names
-from tournaments.services import settings_of
 
 SIDE_LABELS = {
     "winners": "Winners bracket",

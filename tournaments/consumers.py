@@ -35,8 +35,8 @@ def _event_id(slug: str, user: Any) -> int | None:
         return None
 
 
-def _frame(tournament_id: int, what: str) -> dict[str, Any]:
-    event = Tournament.objects.get(pk=tournament_id)
+def _frame(event_id: int, what: str) -> dict[str, Any]:
+    event = Tournament.objects.get(pk=event_id)
     latest = current_round(event)
     return {
         "type": "event",
@@ -52,7 +52,7 @@ class EventConsumer(RateLimitedConsumer):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.tournament_id = 0
+        self.event_id = 0
         self.group: str | None = None
 
     async def connect(self) -> None:
@@ -63,7 +63,7 @@ class EventConsumer(RateLimitedConsumer):
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        self.tournament_id = found
+        self.event_id = found
         self.group = event_group(found)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -75,17 +75,17 @@ class EventConsumer(RateLimitedConsumer):
 
     async def event_changed(self, message: dict[str, Any]) -> None:
         """A push from ``tournaments.push.on_commit_event``."""
-        await self.send_json(await _db(_frame)(self.tournament_id, message["what"]))
+        await self.send_json(await _db(_frame)(self.event_id, message["what"]))
 
     async def layer_reconnected(self, message: dict[str, Any]) -> None:
         """Redis came back after an outage (``config.layers``): changes may have been missed, so
         the page is told to re-read, as after its own ``sync``."""
-        await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+        await self.send_json(await _db(_frame)(self.event_id, "sync"))
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "sync":
             try:
-                await self.send_json(await _db(_frame)(self.tournament_id, "sync"))
+                await self.send_json(await _db(_frame)(self.event_id, "sync"))
             except DatabaseError as exc:
                 if not is_unavailable(exc):
                     raise

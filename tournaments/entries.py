@@ -11,30 +11,16 @@ from django.utils import timezone
 
 from accounts.models import ClubMembership, User
 from tournaments.access import event_pool, rating_and_games
+from tournaments.departures import leave_event
 from tournaments.errors import EventError, not_eligible, wrong_status
+from tournaments.locks import lock_event
 from tournaments.models import Entry, Tournament
 from tournaments.push import on_commit_event
 
 Status = Tournament.Status
 
 
-def lock_event(tournament_id: int) -> Tournament:
-    """The event, locked until the transaction ends. Call inside ``transaction.atomic``.
-
-    :raises EventError: ``not_found`` (404).
-    """
-    found = (
-        Tournament.objects.select_for_update(of=("self",))
-        .select_related("club", "ruleset")
-        .filter(pk=tournament_id)
-        .first()
-    )
-    if found is None:
-        raise EventError("not_found", f"no event {tournament_id}", 404)
-    return found
-
-
-def entry_register(*, tournament_id: int, user: User) -> Entry:
+def entry_register(*, event_id: int, user: User) -> Entry:
     """Enter ``user``, if registration is open and they meet the event's conditions. Entering
     again after withdrawing is allowed while registration is open; entering twice is a no-op.
 
@@ -42,7 +28,7 @@ def entry_register(*, tournament_id: int, user: User) -> Entry:
         the condition not met, ``event_full`` (409).
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         entry = Entry.objects.filter(tournament=event, user=user).first()
         if entry is not None and entry.status == Entry.Status.REGISTERED:
             return entry
@@ -91,13 +77,13 @@ def _check_window(event: Tournament, status: str, what: str) -> None:
         raise wrong_status(f"{what} closed at {closes:%Y-%m-%d %H:%M} UTC")
 
 
-def entry_check_in(*, tournament_id: int, user: User) -> Entry:
+def entry_check_in(*, event_id: int, user: User) -> Entry:
     """Confirm a registered player will play. Checking in twice is a no-op.
 
     :raises EventError: ``not_registered`` (400), ``wrong_status`` (409) outside check-in.
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         entry = _own_entry(event, user)
         if entry.status == Entry.Status.CHECKED_IN:
             return entry
@@ -118,23 +104,21 @@ def _own_entry(event: Tournament, user: User) -> Entry:
     return entry
 
 
-def entry_withdraw(*, tournament_id: int, user: User) -> Entry:
+def entry_withdraw(*, event_id: int, user: User) -> Entry:
     """Leave an event. Before it starts the place is freed; once it runs, the player's current
     table plays on with them absent and they are left out of later rounds.
 
     :raises EventError: ``not_registered`` (400), ``wrong_status`` (409) once it is over.
     """
-    from tournaments.organizer import leave_event  # the running-event half
-
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         entry = _own_entry(event, user)
         if not entry.active and entry.status != Entry.Status.REGISTERED:
             return entry
         if event.status in (Status.FINISHED, Status.CANCELLED):
             raise wrong_status("the event is over")
         if event.status == Status.RUNNING:
-            leave_event(event, entry, "withdrawn", actor=user, reason="withdrew")
+            leave_event(event, entry, Entry.Status.WITHDRAWN, actor=user, reason="withdrew")
             return entry
         entry.status = Entry.Status.WITHDRAWN
         entry.left_at = timezone.now()

@@ -60,7 +60,7 @@ def _when(label: str) -> forms.DateTimeField:
 
 
 class EventForm(forms.Form):
-    """A new event, in draft; ``tournament_create`` checks the settings together."""
+    """A new event, in draft; ``event_create`` checks the settings together."""
 
     name = forms.CharField(max_length=120)
     description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
@@ -137,7 +137,7 @@ class EventForm(forms.Form):
             raise forms.ValidationError("Whole numbers separated by commas.") from None
 
     def service_fields(self) -> dict[str, Any]:
-        """The keyword arguments of ``tournament_create`` besides name and format."""
+        """The keyword arguments of ``event_create`` besides name and format."""
         data = self.cleaned_data
         fields = {name: data[name] for name in PLAIN}
         fields["ruleset"] = data["ruleset"]

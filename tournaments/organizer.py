@@ -1,7 +1,7 @@
 """Organizer tools: withdraw or disqualify a player, pause and resume the event, adjudicate a
 stuck table, re-seat or start a waiting round, announce. Every one is audited.
 
-Lock order (see ``tournaments.services``): a live table's lock is never taken while the event's
+Lock order (see ``tournaments.locks``): a live table's lock is never taken while the event's
 is held. Where both must change, the event's part commits first and the tables' part runs after
 commit, each table in its own transaction (``transaction.on_commit``).
 """
@@ -17,58 +17,32 @@ from django.utils import timezone
 from accounts.models import User
 from games.clock_services import table_pause, table_resume
 from games.errors import TableError
-from games.hosting import table_adjudicate, table_withdraw_player
+from games.hosting import table_adjudicate
 from games.models import Table
 from tournaments.access import require_admin, require_neutral, require_not_competing
-from tournaments.entries import lock_event
+from tournaments.audit import audit
+from tournaments.departures import leave_event, live_tables
 from tournaments.errors import EventError, wrong_status
 from tournaments.formats import get_format
+from tournaments.locks import lock_event
 from tournaments.models import Announcement, Entry, Round, RoundTable, Tournament
 from tournaments.rounds import advance_if_done, record, start_round
 from tournaments.selectors import round_table_get
-from tournaments.services import audit
 
 Status = Tournament.Status
 
 
-def live_tables(event: Tournament) -> list[Table]:
-    """The event's games in play."""
-    return list(
-        Table.objects.filter(tournament_table__round__tournament=event, status=Table.Status.PLAYING)
-    )
-
-
-def leave_event(
-    event: Tournament, entry: Entry, status: str, *, actor: User, reason: str = ""
-) -> None:
-    """``entry`` leaves a running event: left out of later rounds, and absent for good at the
-    table they are playing now (after commit). Call holding the event's lock."""
-    entry.status = status
-    entry.left_at = timezone.now()
-    entry.reason = reason
-    entry.save(update_fields=["status", "left_at", "reason"])
-    audit(event, actor, status, {"player": entry.user.username, "reason": reason})
-    for table in live_tables(event):
-        if table.seat_set.filter(user_id=entry.user_id).exists():
-            table_id, player = table.pk, entry.user
-
-            def withdraw(table_id: int = table_id, player: User = player) -> None:
-                table_withdraw_player(table_id=table_id, player=player, actor=actor, reason=reason)
-
-            transaction.on_commit(withdraw, robust=True)
-
-
 def entry_remove(
-    *, tournament_id: int, entry_id: int, actor: User, disqualify: bool, reason: str
+    *, event_id: int, entry_id: int, actor: User, disqualify: bool, reason: str
 ) -> Entry:
     """An organizer withdraws (or disqualifies) a player. Before the event starts the entry is
     simply withdrawn; once it runs, see ``leave_event``.
 
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over).
     """
-    status = "disqualified" if disqualify else "withdrawn"
+    status = Entry.Status.DISQUALIFIED if disqualify else Entry.Status.WITHDRAWN
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         require_admin(actor, event)
         entry = Entry.objects.filter(tournament=event, pk=entry_id).select_related("user").first()
         if entry is None:
@@ -86,10 +60,10 @@ def entry_remove(
     return entry
 
 
-def event_pause(*, tournament_id: int, actor: User) -> Tournament:
+def event_pause(*, event_id: int, actor: User) -> Tournament:
     """Freeze every table of the event (their clocks stand still) and hold back new rounds."""
     with transaction.atomic():
-        event = _running_event(tournament_id, actor, "paused")
+        event = _running_event(event_id, actor, "paused")
         if event.paused_at is None:
             event.paused_at = timezone.now()
             event.save(update_fields=["paused_at"])
@@ -99,14 +73,14 @@ def event_pause(*, tournament_id: int, actor: User) -> Tournament:
     return event
 
 
-def event_resume(*, tournament_id: int, actor: User) -> Tournament:
+def event_resume(*, event_id: int, actor: User) -> Tournament:
     """Restart the clocks of every table, and start the round that waited meanwhile."""
     with transaction.atomic():
-        event = _running_event(tournament_id, actor, "resumed")
+        event = _running_event(event_id, actor, "resumed")
         tables = [t.pk for t in live_tables(event)]
     _quietly(table_resume, tables, actor, every_table=True)
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         if event.paused_at is not None:
             event.paused_at = None
             event.save(update_fields=["paused_at"])
@@ -117,10 +91,10 @@ def event_resume(*, tournament_id: int, actor: User) -> Tournament:
     return event
 
 
-def _running_event(tournament_id: int, actor: User, done: str) -> Tournament:
+def _running_event(event_id: int, actor: User, done: str) -> Tournament:
     """The event, locked, once ``actor`` runs it and it is running (else it cannot be ``done``).
     Call inside a transaction."""
-    event = lock_event(tournament_id)
+    event = lock_event(event_id)
     require_admin(actor, event)
     if event.status != Status.RUNNING:
         raise wrong_status(f"only a running event can be {done}")
@@ -138,7 +112,7 @@ def _quietly(call: Any, tables: list[int], actor: User, **options: Any) -> None:
 
 
 def round_table_adjudicate(
-    *, tournament_id: int, round_table_id: int, places: dict[str, int], actor: User, reason: str
+    *, event_id: int, round_table_id: int, places: dict[str, int], actor: User, reason: str
 ) -> RoundTable:
     """Decide a table's result: each player's place (by username), with a reason. A game in
     play is ended as adjudicated (its result then arrives through the finalization hook); a
@@ -147,7 +121,7 @@ def round_table_adjudicate(
     :raises EventError: ``forbidden`` (not an organizer, or one who plays at this table),
         ``not_found``, ``wrong_status``, ``bad_request``.
     """
-    table = round_table_get(tournament_id, round_table_id)
+    table = round_table_get(event_id, round_table_id)
     require_admin(actor, table.round.tournament)
     require_neutral(actor, table)
     if table.table_id is not None and table.table.status == Table.Status.PLAYING:
@@ -155,10 +129,10 @@ def round_table_adjudicate(
             table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)
         except TableError as exc:
             raise EventError(exc.code, exc.message, exc.status) from None
-        _note_adjudication(tournament_id, table, places, actor, reason)
+        _note_adjudication(event_id, table, places, actor, reason)
         return table
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         table.refresh_from_db()
         if table.done or table.round.status != Round.Status.RUNNING:
             raise wrong_status("this table's result is already in, or its round is not running")
@@ -174,22 +148,20 @@ def round_table_adjudicate(
                 "bad_request", "give every player still in the event a place, and a reason"
             )
         record(table, {names[n]: (p, 0, False) for n, p in places.items()})
-        _note_adjudication(tournament_id, table, places, actor, reason)
+        _note_adjudication(event_id, table, places, actor, reason)
         advance_if_done(event, table.round)
     return table
 
 
 def _note_adjudication(
-    tournament_id: int, table: RoundTable, places: dict[str, int], actor: User, reason: str
+    event_id: int, table: RoundTable, places: dict[str, int], actor: User, reason: str
 ) -> None:
     RoundTable.objects.filter(pk=table.pk).update(adjudicated=reason.strip())
-    event = Tournament.objects.get(pk=tournament_id)
+    event = Tournament.objects.get(pk=event_id)
     audit(event, actor, "adjudicate", {"table": table.pk, "places": places, "reason": reason})
 
 
-def round_reseat(
-    *, tournament_id: int, round_id: int, tables: list[list[int]], actor: User
-) -> Round:
+def round_reseat(*, event_id: int, round_id: int, tables: list[list[int]], actor: User) -> Round:
     """Seat a waiting round differently: the same players (entry ids), at tables the organizer
     gives, each of two or more and at most the event's table size.
 
@@ -197,7 +169,7 @@ def round_reseat(
         ``bad_request`` (other players, a table of the wrong size, or a bracket format).
     """
     with transaction.atomic():
-        event, round_ = _event_round(tournament_id, round_id, actor)
+        event, round_ = _event_round(event_id, round_id, actor)
         require_not_competing(actor, event, "re-seats a round")
         if round_.status != Round.Status.PENDING:
             raise wrong_status("only a round that has not started can be re-seated")
@@ -217,13 +189,13 @@ def round_reseat(
     return round_
 
 
-def round_start(*, tournament_id: int, round_id: int, actor: User) -> Round:
+def round_start(*, event_id: int, round_id: int, actor: User) -> Round:
     """Start a round that waits for the organizer (events that do not run rounds by themselves).
 
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status``.
     """
     with transaction.atomic():
-        event, round_ = _event_round(tournament_id, round_id, actor)
+        event, round_ = _event_round(event_id, round_id, actor)
         if round_.status != Round.Status.PENDING or event.status != Status.RUNNING:
             raise wrong_status("this round is not waiting to start")
         audit(event, actor, "start_round", {"round": round_.number})
@@ -231,13 +203,13 @@ def round_start(*, tournament_id: int, round_id: int, actor: User) -> Round:
     return round_
 
 
-def _event_round(tournament_id: int, round_id: int, actor: User) -> tuple[Tournament, Round]:
+def _event_round(event_id: int, round_id: int, actor: User) -> tuple[Tournament, Round]:
     """The event, locked, and its round ``round_id``, once ``actor`` runs the event. Call inside
     a transaction.
 
     :raises EventError: ``forbidden``, ``not_found``.
     """
-    event = lock_event(tournament_id)
+    event = lock_event(event_id)
     require_admin(actor, event)
     round_ = event.round_set.filter(pk=round_id).first()
     if round_ is None:
@@ -245,12 +217,12 @@ def _event_round(tournament_id: int, round_id: int, actor: User) -> tuple[Tourna
     return event, round_
 
 
-def announce(*, tournament_id: int, text: str, actor: User) -> Announcement:
+def announce(*, event_id: int, text: str, actor: User) -> Announcement:
     """Post an announcement on the event's page. :raises EventError: ``bad_request``."""
     if not text.strip():
         raise EventError("bad_request", "text: an announcement needs words")
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         require_admin(actor, event)
         note = Announcement.objects.create(tournament=event, text=text.strip(), author=actor)
         audit(event, actor, "announce", {"text": note.text})

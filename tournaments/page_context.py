@@ -18,8 +18,8 @@ from tournaments.selectors import (
     event_detail,
     event_entries,
     event_rounds,
+    event_rules_summary,
     event_standings,
-    rules_summary,
 )
 
 Status = Tournament.Status
@@ -38,7 +38,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     context: dict[str, Any] = {
         "event": event,
         "detail": detail,
-        "rules": rules_summary(event),
+        "rules": event_rules_summary(event),
         "you": player_panel(event, detail, rounds, viewer),
         "entries": entry_rows,
         "announcements": event_announcements(event),

@@ -10,15 +10,15 @@ from django.db import transaction
 from config.push import group_send
 
 
-def event_group(tournament_id: int) -> str:
-    return f"event-{tournament_id}"
+def event_group(event_id: int) -> str:
+    return f"event-{event_id}"
 
 
-def on_commit_event(tournament_id: int, what: str) -> None:
+def on_commit_event(event_id: int, what: str) -> None:
     """After commit, tell the event's watchers that ``what`` changed (``entries``, ``round``,
     ``result``, ``status``, ``announcement``)."""
 
     def send() -> None:
-        group_send(event_group(tournament_id), {"type": "event.changed", "what": what})
+        group_send(event_group(event_id), {"type": "event.changed", "what": what})
 
     transaction.on_commit(send, robust=True)

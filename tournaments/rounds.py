@@ -17,53 +17,14 @@ from django.utils import timezone
 from games.hosting import table_open_for
 from games.models import GameResult
 from ratings.elo import rated_places
-from tournaments.formats import (
-    Entrant,
-    PlayedRound,
-    RoundPlan,
-    Seating,
-    TableResult,
-    get_format,
-)
+from tournaments.audit import audit
+from tournaments.format_inputs import entrants_of, gone_of, played_of, settings_of
+from tournaments.formats import PlayedRound, get_format
+from tournaments.locks import lock_event
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.push import on_commit_event
 
 Status = Tournament.Status
-
-
-def entrants_of(event: Tournament) -> list[Entrant]:
-    rows = event.entries.filter(seed__isnull=False).values_list("pk", "seed", "rating")
-    return [Entrant(pk, seed, rating or 0.0) for pk, seed, rating in rows.order_by("seed")]
-
-
-#: Entries that have left a running event for good: the formats pair and seat them no more.
-GONE = (Entry.Status.WITHDRAWN, Entry.Status.DISQUALIFIED)
-
-
-def gone_of(event: Tournament) -> frozenset[int]:
-    """The seeded entries who have withdrawn or been disqualified (the format's ``gone``)."""
-    rows = event.entries.filter(seed__isnull=False, status__in=GONE).values_list("pk", flat=True)
-    return frozenset(rows)
-
-
-def played_of(event: Tournament) -> list[PlayedRound]:
-    """The finished rounds as the format reads them."""
-    rounds = event.round_set.filter(status=Round.Status.FINISHED).prefetch_related("tables")
-    return [
-        PlayedRound(
-            plan_of(r),
-            tuple(
-                TableResult(tuple(t.players), tuple(t.places), tuple(t.points))
-                for t in r.tables.all()
-            ),
-        )
-        for r in rounds
-    ]
-
-
-def plan_of(round_: Round) -> RoundPlan:
-    seatings = tuple(Seating(tuple(t.players), t.key) for t in round_.tables.all())
-    return RoundPlan(round_.number, round_.name, seatings, tuple(round_.byes))
 
 
 def plan_next_round(event: Tournament, played: Sequence[PlayedRound] | None = None) -> Round | None:
@@ -71,8 +32,6 @@ def plan_next_round(event: Tournament, played: Sequence[PlayedRound] | None = No
     players who have left are not in it. Updates the standings from the rounds ``played`` (read
     here when not given), or finishes the event when the format says it is over. Call holding
     the event's lock."""
-    from tournaments.services import settings_of
-
     fmt = get_format(event.format)
     played = played_of(event) if played is None else played
     plan = fmt.next_round(entrants_of(event), played, settings_of(event), gone=gone_of(event))
@@ -170,8 +129,6 @@ def advance_if_done(event: Tournament, round_: Round) -> None:
 
 
 def update_standings(event: Tournament, played: Sequence[PlayedRound]) -> None:
-    from tournaments.services import settings_of
-
     fmt = get_format(event.format)
     rows = fmt.standings(entrants_of(event), played, settings_of(event), gone=gone_of(event))
     names = dict(event.entries.values_list("pk", "user__username"))
@@ -190,8 +147,6 @@ def update_standings(event: Tournament, played: Sequence[PlayedRound]) -> None:
 
 
 def finish_event(event: Tournament, played: Sequence[PlayedRound]) -> None:
-    from tournaments.services import audit, settings_of
-
     update_standings(event, played)
     fmt = get_format(event.format)
     winner = fmt.champion(entrants_of(event), played, settings_of(event), gone=gone_of(event))
@@ -203,11 +158,9 @@ def finish_event(event: Tournament, played: Sequence[PlayedRound]) -> None:
     audit(event, None, "finish", {"champion": event.champion.username if event.champion else None})
 
 
-def tournament_finalize(result: GameResult) -> None:
+def event_finalize(result: GameResult) -> None:
     """The ``tournaments`` finalization hook: a finished game of an event's table is that
     table's result, and may finish the round. Runs holding the table's lock (``run_hook``)."""
-    from tournaments.entries import lock_event
-
     table = RoundTable.objects.filter(table_id=result.table_id).select_related("round").first()
     if table is None:
         return

@@ -33,11 +33,11 @@ from games.engine.errors import ConfigError
 from games.models import GameResult, HandResult, Seat, Table
 from games.timers import on_commit_finalize
 from tournaments.access import require_admin, require_neutral
-from tournaments.entries import lock_event
+from tournaments.audit import audit
 from tournaments.errors import EventError, wrong_status
+from tournaments.locks import lock_event
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.selectors import round_table_get
-from tournaments.services import audit
 
 #: One hand's entry: username -> {"table": points melded, "hand": points left in hand}.
 Hand = Mapping[str, Mapping[str, int]]
@@ -173,7 +173,7 @@ def _parse_line(line: str, number: int) -> dict[str, dict[str, int]]:
 
 
 def scorekeeper_enter(
-    *, tournament_id: int, round_table_id: int, hands: Sequence[Hand], actor: User
+    *, event_id: int, round_table_id: int, hands: Sequence[Hand], actor: User
 ) -> Table:
     """Enter the game a round table played face to face: ``hands`` in order, each naming every
     player of the table still in the event. Returns the finished ``games`` table it became;
@@ -185,7 +185,7 @@ def scorekeeper_enter(
         it has a game already, ``bad_request`` for hands that do not add up to a game.
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         require_admin(actor, event)
         table = _open_round_table(event, round_table_id)
         require_neutral(actor, table)

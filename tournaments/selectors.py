@@ -15,6 +15,7 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Club, ClubMembership, User
 from games.engine.errors import ConfigError
+from games.engine.summary import rules_summary
 from games.models import Table
 from tournaments.access import is_event_admin
 from tournaments.errors import EventError, forbidden
@@ -117,10 +118,10 @@ def format_name(slug: str) -> str:
     return FORMAT_NAMES.get(slug, slug)
 
 
-def rules_summary(event: Tournament) -> list[str]:
+def event_rules_summary(event: Tournament) -> list[str]:
     """The event's rules in plain English (empty if its rule set no longer takes the overrides)."""
     try:
-        return event.ruleset.to_rules(event.overrides).summary()
+        return rules_summary(event.ruleset.to_rules(event.overrides))
     except ConfigError:
         return []
 
@@ -270,14 +271,14 @@ def table_row(table: RoundTable, names: dict[int, str]) -> dict[str, Any]:
     return out
 
 
-def round_table_get(tournament_id: int, round_table_id: int) -> RoundTable:
+def round_table_get(event_id: int, round_table_id: int) -> RoundTable:
     """The event's round table ``round_table_id``, with its round, the event and its game.
 
     :raises EventError: ``not_found`` (404).
     """
     found = (
         RoundTable.objects.select_related("table", "round__tournament")
-        .filter(pk=round_table_id, round__tournament_id=tournament_id)
+        .filter(pk=round_table_id, round__tournament_id=event_id)
         .first()
     )
     if found is None:

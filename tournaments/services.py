@@ -1,8 +1,6 @@
 """An event's life: created, registration opened, check-in opened, started, cancelled.
 
-Lock order, everywhere in this app: a game table's row before the event's row (the finalization
-hook arrives holding its table's lock). So no service here touches a live table while it holds
-the event's lock; those that must (pause, disqualify) do the table part in its own transaction.
+Each step holds the event's row lock (``tournaments.locks``, which gives the app's lock order).
 """
 
 from __future__ import annotations
@@ -18,8 +16,9 @@ from accounts.models import Club, User
 from games.engine.errors import ConfigError
 from games.models import RuleSet
 from tournaments.access import event_pool, rating_and_games, require_admin
-from tournaments.entries import lock_event
+from tournaments.audit import audit
 from tournaments.errors import EventError, wrong_status
+from tournaments.format_inputs import settings_of
 from tournaments.formats import (
     Entrant,
     FormatError,
@@ -28,8 +27,9 @@ from tournaments.formats import (
     seed_by_hand,
     seed_by_rating,
 )
-from tournaments.models import AuditEntry, Entry, Tournament
-from tournaments.push import on_commit_event
+from tournaments.locks import lock_event
+from tournaments.models import Entry, Tournament
+from tournaments.rounds import plan_next_round
 
 Status = Tournament.Status
 TURN_SECONDS_MAX = 3_600
@@ -43,7 +43,7 @@ OPTION_NAMES = (
 )
 
 
-def tournament_create(*, created_by: User, name: str, format: str, **fields: Any) -> Tournament:
+def event_create(*, created_by: User, name: str, format: str, **fields: Any) -> Tournament:
     """A new event in ``draft``, its fields checked: the format exists and fits the table size,
     the rule set deals to that many, the clock is in bounds. ``ruleset`` is a rule set or slug,
     ``club`` a club or slug; other fields as on ``Tournament``.
@@ -128,17 +128,10 @@ def _free_slug(name: str) -> str:
     return slug
 
 
-def audit(event: Tournament, actor: User | None, action: str, details: dict[str, Any]) -> None:
-    """Log an organizer's action (or the service's own, ``actor`` None), and tell the event's
-    watchers: every audited action changes what the event page shows."""
-    AuditEntry.objects.create(tournament=event, actor=actor, action=action, details=details)
-    on_commit_event(event.pk, action)
-
-
-def _move(tournament_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> Tournament:
+def _move(event_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> Tournament:
     """Move the event on; ``actor`` None is the event's own schedule (``tournaments.tasks``)."""
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         if actor is not None:
             require_admin(actor, event)
         if event.status == to:
@@ -155,20 +148,20 @@ def _move(tournament_id: int, actor: User | None, frm: tuple[str, ...], to: str)
         return event
 
 
-def tournament_open_registration(*, tournament_id: int, actor: User | None) -> Tournament:
+def event_open_registration(*, event_id: int, actor: User | None) -> Tournament:
     """``draft`` to ``registration``. :raises EventError: ``forbidden``, ``wrong_status``."""
-    return _move(tournament_id, actor, ("draft",), "registration")
+    return _move(event_id, actor, ("draft",), "registration")
 
 
-def tournament_open_check_in(*, tournament_id: int, actor: User | None) -> Tournament:
+def event_open_check_in(*, event_id: int, actor: User | None) -> Tournament:
     """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
-    return _move(tournament_id, actor, ("registration",), "check_in")
+    return _move(event_id, actor, ("registration",), "check_in")
 
 
-def tournament_close_window(*, tournament_id: int, actor: User) -> Tournament:
+def event_close_window(*, event_id: int, actor: User) -> Tournament:
     """Close registration or check-in now, whichever is open, without moving the event on."""
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         require_admin(actor, event)
         now = timezone.now()
         if event.status == Status.REGISTRATION:
@@ -182,14 +175,14 @@ def tournament_close_window(*, tournament_id: int, actor: User) -> Tournament:
         return event
 
 
-def tournament_cancel(*, tournament_id: int, actor: User | None, reason: str = "") -> Tournament:
+def event_cancel(*, event_id: int, actor: User | None, reason: str = "") -> Tournament:
     """Call the event off (before it finishes), logged with the reason; tables already playing
     play on, but their results no longer move the event. Cancelling twice is a no-op.
 
     :raises EventError: ``forbidden``, ``wrong_status`` (finished).
     """
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         if actor is not None:
             require_admin(actor, event)
         if event.status == Status.CANCELLED:
@@ -203,17 +196,15 @@ def tournament_cancel(*, tournament_id: int, actor: User | None, reason: str = "
     return event
 
 
-def tournament_start(*, tournament_id: int, actor: User | None) -> Tournament:
+def event_start(*, event_id: int, actor: User | None) -> Tournament:
     """Drop whoever did not check in, seed the rest, and start round 1 (``actor`` None: the
     event's own schedule, at its start time).
 
     :raises EventError: ``forbidden``, ``wrong_status`` (not in check-in), ``bad_request`` when
         the format cannot run with the players checked in.
     """
-    from tournaments.rounds import plan_next_round
-
     with transaction.atomic():
-        event = lock_event(tournament_id)
+        event = lock_event(event_id)
         if actor is not None:
             require_admin(actor, event)
         if event.status != Status.CHECK_IN:
@@ -254,13 +245,3 @@ def _seed(event: Tournament, entries: list[Entry]) -> None:
         entry = by_id[entrant.id]
         entry.seed, entry.rating, entry.status = entrant.seed, entrant.rating, Entry.Status.PLAYING
     Entry.objects.bulk_update(entries, ["seed", "rating", "status"])
-
-
-def settings_of(event: Tournament) -> Any:
-    """The format ``Settings`` of an event: its table size, rounds and options."""
-    from tournaments.formats import Settings
-
-    options = dict(event.options)
-    if "placement_points" in options:
-        options["placement_points"] = tuple(options["placement_points"])
-    return Settings(table_size=event.table_size, rounds=event.rounds, **options)

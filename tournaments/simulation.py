@@ -20,15 +20,15 @@ from games.engine.bots import GreedyBot
 from games.engine.play import next_move
 from games.models import Table
 from games.selectors import table_state
+from tournaments.departures import live_tables
 from tournaments.entries import entry_check_in, entry_register
 from tournaments.models import Round, Tournament
-from tournaments.organizer import live_tables
 from tournaments.rounds import table_summary
 from tournaments.services import (
-    tournament_create,
-    tournament_open_check_in,
-    tournament_open_registration,
-    tournament_start,
+    event_create,
+    event_open_check_in,
+    event_open_registration,
+    event_start,
 )
 
 #: A table that has not ended after this many actions is a bug, not a long game.
@@ -49,14 +49,14 @@ def simulate(plan: Plan) -> Tournament:
     """Create the bots and the event, and play it to the end.
 
     :raises EventError: settings the event refuses (an unknown format, a table size it cannot
-        seat), as ``tournament_create`` and ``tournament_start`` raise them.
+        seat), as ``event_create`` and ``event_start`` raise them.
     """
     rng = random.Random(plan.seed)
     run = _run_number()
     director = User.objects.create_user(username=f"sim{run}-director", is_staff=True)
     bots = [User.objects.create_user(username=f"sim{run}-p{i:03d}") for i in range(plan.players)]
     rng.shuffle(bots)
-    event = tournament_create(
+    event = event_create(
         created_by=director,
         name=f"Simulated {plan.format.replace('_', ' ')} #{run}",
         format=plan.format,
@@ -64,13 +64,13 @@ def simulate(plan: Plan) -> Tournament:
         rounds=plan.rounds,
         overrides={"target": plan.target} if plan.target else {},
     )
-    tournament_open_registration(tournament_id=event.pk, actor=director)
+    event_open_registration(event_id=event.pk, actor=director)
     for bot in bots:
-        entry_register(tournament_id=event.pk, user=bot)
-    tournament_open_check_in(tournament_id=event.pk, actor=director)
+        entry_register(event_id=event.pk, user=bot)
+    event_open_check_in(event_id=event.pk, actor=director)
     for bot in bots:
-        entry_check_in(tournament_id=event.pk, user=bot)
-    tournament_start(tournament_id=event.pk, actor=director)
+        entry_check_in(event_id=event.pk, user=bot)
+    event_start(event_id=event.pk, actor=director)
     _play_out(event, rng)
     event.refresh_from_db()
     return event

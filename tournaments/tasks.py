@@ -12,10 +12,10 @@ from django.utils import timezone
 from tournaments.errors import EventError
 from tournaments.models import Tournament
 from tournaments.services import (
-    tournament_cancel,
-    tournament_open_check_in,
-    tournament_open_registration,
-    tournament_start,
+    event_cancel,
+    event_open_check_in,
+    event_open_registration,
+    event_start,
 )
 
 logger = logging.getLogger(__name__)
@@ -36,17 +36,17 @@ def events_due() -> dict[str, int]:
     now = timezone.now()
     moved = {"registration": 0, "check_in": 0, "started": 0, "cancelled": 0}
     for event in Tournament.objects.filter(status="draft", registration_opens_at__lte=now):
-        tournament_open_registration(tournament_id=event.pk, actor=None)
+        event_open_registration(event_id=event.pk, actor=None)
         moved["registration"] += 1
     for event in Tournament.objects.filter(status="registration", check_in_opens_at__lte=now):
-        tournament_open_check_in(tournament_id=event.pk, actor=None)
+        event_open_check_in(event_id=event.pk, actor=None)
         moved["check_in"] += 1
     for event in Tournament.objects.filter(status="check_in", starts_at__lte=now):
         try:
-            tournament_start(tournament_id=event.pk, actor=None)
+            event_start(event_id=event.pk, actor=None)
             moved["started"] += 1
         except EventError as exc:
             logger.warning("event %s cannot start: %s", event.slug, exc.message)
-            tournament_cancel(tournament_id=event.pk, actor=None, reason=exc.message)
+            event_cancel(event_id=event.pk, actor=None, reason=exc.message)
             moved["cancelled"] += 1
     return moved

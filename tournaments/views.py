@@ -105,7 +105,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            event = services.tournament_create(
+            event = services.event_create(
                 created_by=user, name=data["name"], format=data["format"], **form.service_fields()
             )
         except EventError as exc:
@@ -122,23 +122,23 @@ Call = Callable[[Tournament, Any, Any], str]
 
 
 def _register(event: Tournament, user: Any, post: Any) -> str:
-    entries.entry_register(tournament_id=event.pk, user=user)
+    entries.entry_register(event_id=event.pk, user=user)
     return f"You are registered for {event.name}. Come back to check in before it starts."
 
 
 def _withdraw(event: Tournament, user: Any, post: Any) -> str:
-    entries.entry_withdraw(tournament_id=event.pk, user=user)
+    entries.entry_withdraw(event_id=event.pk, user=user)
     return f"You have withdrawn from {event.name}."
 
 
 def _check_in(event: Tournament, user: Any, post: Any) -> str:
-    entries.entry_check_in(tournament_id=event.pk, user=user)
+    entries.entry_check_in(event_id=event.pk, user=user)
     return "You are checked in. Your first table opens here when the event starts."
 
 
 def _organizer(service: Any, done: str) -> Call:
     def call(event: Tournament, user: Any, post: Any) -> str:
-        service(tournament_id=event.pk, actor=user)
+        service(event_id=event.pk, actor=user)
         return done
 
     return call
@@ -146,12 +146,12 @@ def _organizer(service: Any, done: str) -> Call:
 
 def _cancel(event: Tournament, user: Any, post: Any) -> str:
     reason = post.get("reason", "").strip()
-    services.tournament_cancel(tournament_id=event.pk, actor=user, reason=reason)
+    services.event_cancel(event_id=event.pk, actor=user, reason=reason)
     return "The event is cancelled."
 
 
 def _announce(event: Tournament, user: Any, post: Any) -> str:
-    organizer.announce(tournament_id=event.pk, text=post.get("text", ""), actor=user)
+    organizer.announce(event_id=event.pk, text=post.get("text", ""), actor=user)
     return "Announcement posted."
 
 
@@ -161,7 +161,7 @@ def _remove(event: Tournament, user: Any, post: Any) -> str:
     if not post.get("entry", "").isdigit() or not reason:
         raise EventError("bad_request", "choose a player and give a reason")
     entry = organizer.entry_remove(
-        tournament_id=event.pk,
+        event_id=event.pk,
         entry_id=int(post["entry"]),
         actor=user,
         disqualify=disqualify,
@@ -174,12 +174,12 @@ EVENT_CALLS: dict[str, Call] = {
     "register": _register,
     "withdraw": _withdraw,
     "check-in": _check_in,
-    "open-registration": _organizer(services.tournament_open_registration, "Registration is open."),
+    "open-registration": _organizer(services.event_open_registration, "Registration is open."),
     "open-check-in": _organizer(
-        services.tournament_open_check_in, "Check-in is open; registration is closed."
+        services.event_open_check_in, "Check-in is open; registration is closed."
     ),
-    "close": _organizer(services.tournament_close_window, "The open window is closed."),
-    "start": _organizer(services.tournament_start, "The event has started."),
+    "close": _organizer(services.event_close_window, "The open window is closed."),
+    "start": _organizer(services.event_start, "The event has started."),
     "pause": _organizer(organizer.event_pause, "The event is paused: every clock stands still."),
     "resume": _organizer(organizer.event_resume, "The event is resumed."),
     "cancel": _cancel,
@@ -214,7 +214,7 @@ def table_adjudicate(request: HttpRequest, slug: str, round_table_id: int) -> Ht
         names = dict(Entry.objects.filter(pk__in=table.players).values_list("pk", "user__username"))
         places = parse_places(request.POST, [names[p] for p in table.players])
         organizer.round_table_adjudicate(
-            tournament_id=event.pk,
+            event_id=event.pk,
             round_table_id=table.pk,
             places=places,
             actor=user,
@@ -232,7 +232,7 @@ def table_result(request: HttpRequest, slug: str, round_table_id: int) -> HttpRe
     def call(event: Tournament, user: Any) -> str:
         table = round_table_get(event.pk, round_table_id)
         hands = hands_from_text(request.POST.get("hands", ""))
-        scorekeeper_enter(tournament_id=event.pk, round_table_id=table.pk, hands=hands, actor=user)
+        scorekeeper_enter(event_id=event.pk, round_table_id=table.pk, hands=hands, actor=user)
         return f"The result of table {table.key or table.index + 1} is entered."
 
     return _run(request, slug, call)
@@ -242,12 +242,12 @@ def table_result(request: HttpRequest, slug: str, round_table_id: int) -> HttpRe
 def round_post(request: HttpRequest, slug: str, round_id: int, action: str) -> HttpResponse:
     def call(event: Tournament, user: Any) -> str:
         if action == "start":
-            found = organizer.round_start(tournament_id=event.pk, round_id=round_id, actor=user)
+            found = organizer.round_start(event_id=event.pk, round_id=round_id, actor=user)
             return f"{found.name} has started."
         ids = dict(event.entries.values_list("user__username", "pk"))
         tables = parse_seating(request.POST.get("tables", ""), ids)
         found = organizer.round_reseat(
-            tournament_id=event.pk, round_id=round_id, tables=tables, actor=user
+            event_id=event.pk, round_id=round_id, tables=tables, actor=user
         )
         return f"{found.name} is re-seated."
 

@@ -19,6 +19,7 @@ from .rules import PRESETS, Rules
 from .scoring import card_value, hand_scores, hand_value, meld_points
 from .shuffle import commitment, shuffled_deck
 from .state import GameState, HandResult, PlayerState, Score, deal_next_hand, new_game
+from .summary import rules_summary
 from .timeout import apply_timeout, mark_absent, mark_back, timeout_action
 from .views import full_state, player_view, public_view
 
@@ -68,6 +69,7 @@ __all__ = [
     "parse_played",
     "player_view",
     "public_view",
+    "rules_summary",
     "run_scenario",
     "shuffled_deck",
     "state_from_dict",

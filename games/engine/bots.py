@@ -20,14 +20,14 @@ seeded ``random.Random``, so a game is reproducible from its seed and the bots' 
 from __future__ import annotations
 
 import random
-from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
 from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
+from .bot_base import Bot, Seed
 from .cards import Card
 from .legal import legal_actions
 from .melds import MeldError, Played, extend_meld
-from .play import GameTooLong, Seed, hand_seed, next_move, play_game
+from .play import GameTooLong, hand_seed, next_move, play_game
 from .rules import Rules
 from .rummy import claim_cards, split_claim
 from .scoring import value_table
@@ -43,33 +43,6 @@ __all__ = [
     "next_move",
     "play_game",
 ]
-
-
-class Bot(ABC):
-    """Base of the bots: a seeded ``random.Random`` and the three calls a driver makes.
-
-    Subclasses implement ``choose`` (abstract) and may override ``claim`` (default: never claim)
-    and ``observe`` (default: remember nothing).
-
-    >>> RandomBot(seed=1).rng.random() == RandomBot(seed=1).rng.random()
-    True
-    """
-
-    def __init__(self, seed: Seed = 0) -> None:
-        self.seed = seed
-        self.rng = random.Random(seed)
-
-    @abstractmethod
-    def choose(self, state: GameState, player: str) -> Action:
-        """The next action of ``player``, who is to move."""
-
-    def claim(self, state: GameState, player: str) -> Action | None:
-        """A "Rummy!" claim to make now, or None (called while a window is open)."""
-        return None
-
-    def observe(self, before: GameState, player: str, action: Action, after: GameState) -> None:
-        """Called after every applied action, whoever made it (the driver's broadcast)."""
-        return None  # by default a bot remembers nothing (a hook, deliberately not abstract)
 
 
 def _claims(state: GameState, player: str) -> list[Action]:

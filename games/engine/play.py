@@ -8,17 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .actions import Action
+from .bot_base import Bot, Seed
 from .engine import Transition, apply
 from .rules import Rules
 from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
 
-if TYPE_CHECKING:
-    from .bots import Bot
-
-Seed = int | str
 OnAction = Callable[[GameState, str, Action, Transition], None]
 
 

@@ -164,12 +164,6 @@ class Rules:
                 " (see two_decks_from)",
             )
 
-    def summary(self) -> list[str]:
-        """Plain-English sentences describing the configuration (see ``rules_summary``)."""
-        from .summary import rules_summary
-
-        return rules_summary(self)
-
 
 _INT_BOUNDS: dict[str, tuple[int, int | None]] = {
     "low_ace": (0, 15),

@@ -15,7 +15,7 @@ from operator import attrgetter
 from typing import Any
 
 from .cards import Card, copies_allowed, format_card, parse_card
-from .errors import ConfigError
+from .errors import WRONG_PHASE, ConfigError, IllegalAction
 from .melds import Meld
 from .rules import Rules
 from .shuffle import shuffled_deck
@@ -269,8 +269,6 @@ def deal_next_hand(
 
     :raises IllegalAction: ``wrong_phase`` unless the phase is ``hand_over``.
     """
-    from .errors import WRONG_PHASE, IllegalAction
-
     if state.phase != HAND_OVER:
         raise IllegalAction(WRONG_PHASE, "the next hand is dealt only after a hand ends")
     dealer = (state.dealer + 1) % len(state.players)

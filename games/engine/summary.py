@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .rules import Rules
+from .rules import Rules
 
 _VALUES = {
     "pip": "Cards score face value, J Q K 10, aces 15 ({low} when low in a run), jokers 15.",

@@ -16,7 +16,7 @@ from tests.browser.test_table import ARTIFACTS
 from tests.tournaments.factories import decide, make_event, names_at, round_of
 from tournaments.entries import entry_check_in, entry_register
 from tournaments.models import RoundTable, Tournament
-from tournaments.services import tournament_open_check_in, tournament_start
+from tournaments.services import event_open_check_in, event_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,7 +54,7 @@ def register_and_check_in(page: Page, event: Tournament, director: User) -> None
     expect(page.locator("#entries")).to_contain_text("ann")
     live(page)
     mark(page)
-    tournament_open_check_in(tournament_id=event.pk, actor=director)
+    event_open_check_in(event_id=event.pk, actor=director)
     check_in = page.get_by_role("button", name="Check in")
     expect(check_in).to_be_visible()
     assert same_document(page)  # the button appeared without a reload
@@ -73,8 +73,8 @@ def test_register_check_in_and_watch_the_bracket(new_page: PageFactory, asgi_ser
     live(page)
     mark(page)
     for name in OTHERS:
-        entry_check_in(tournament_id=event.pk, user=User.objects.get(username=name))
-    tournament_start(tournament_id=event.pk, actor=director)
+        entry_check_in(event_id=event.pk, user=User.objects.get(username=name))
+    event_start(event_id=event.pk, actor=director)
     matches = page.locator("#bracket .match")
     expect(matches).to_have_count(3)  # two semi-finals and the final
     expect(page.locator("#bracket .match-playing")).to_have_count(2)
@@ -109,7 +109,7 @@ def test_an_organizer_keeps_typing_while_the_page_updates(
     mark(page)
     note = page.get_by_role("textbox", name="Announcement")
     note.fill("Doors open at")
-    entry_register(tournament_id=event.pk, user=UserFactory(username="cid"))
+    entry_register(event_id=event.pk, user=UserFactory(username="cid"))
     expect(page.locator("#entries")).to_contain_text("cid")  # updated around the organizer
     expect(note).to_have_value("Doors open at")
     expect(note).to_be_focused()

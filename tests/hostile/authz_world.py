@@ -98,7 +98,7 @@ def _events(world: World) -> None:
     organizer_open_check_in(ev["check_in"], host, checked=four[1:])
     ev["running"] = started_event(host, four, name="Live night", **swiss)
     ev["paused"] = started_event(host, four, name="Paused night", **swiss)
-    organizer.event_pause(tournament_id=ev["paused"].pk, actor=host)
+    organizer.event_pause(event_id=ev["paused"].pk, actor=host)
     ev["face"] = started_event(host, four, name="Face night", online=False, **swiss)
     ev["waiting"] = started_event(host, four, name="Slow night", auto_advance=False, **swiss)
     ev["spades"] = make_event(
@@ -116,11 +116,11 @@ def _events(world: World) -> None:
 
 
 def organizer_open_check_in(event: Tournament, actor: User, checked: list[User]) -> None:
-    from tournaments.services import tournament_open_check_in
+    from tournaments.services import event_open_check_in
 
-    tournament_open_check_in(tournament_id=event.pk, actor=actor)
+    event_open_check_in(event_id=event.pk, actor=actor)
     for user in checked:
-        entries.entry_check_in(tournament_id=event.pk, user=user)
+        entries.entry_check_in(event_id=event.pk, user=user)
 
 
 def _event_ids(world: World) -> None:

@@ -18,8 +18,8 @@ from games.models import Table
 from games.selectors import table_state
 from tests.hostile.recorder import Person, Recorder, Socket
 from tests.tournaments.factories import make_event
+from tournaments.departures import live_tables
 from tournaments.models import Entry, Tournament
-from tournaments.organizer import live_tables
 
 NAMES = ["ann", "bob", "cid", "dan", "eve", "fay", "gus", "hal"]
 # Low enough to end in a few hands, high enough that most games last more than one (a seed

@@ -35,7 +35,7 @@ from tests.hostile import authz_rows as b
 from tests.hostile import authz_sockets
 from tests.hostile.authz_rows import GROUPS, Row, row
 from tests.hostile.authz_world import ROLES, World, build, snapshot
-from tournaments.services import tournament_create
+from tournaments.services import event_create
 from tournaments.views import EVENT_CALLS
 
 _ORG = {"anon": 401, "player": 403, "outsiders": 403, "organizers": 200}  # an organizer call
@@ -351,7 +351,7 @@ def test_a_draft_is_listed_to_whoever_may_open_it(world: World) -> None:
     """Its creator once saw a draft listed after they stopped being an organizer (a club admin
     no longer, say), though its page was a 404 to them: the list now asks what the page asks."""
     former = UserFactory(username="exa")
-    draft = tournament_create(created_by=former, name="Orphan night", format="swiss", club="hearts")
+    draft = event_create(created_by=former, name="Orphan night", format="swiss", club="hearts")
     client = Client()
     client.force_login(former)
     assert draft.name not in client.get("/events/").content.decode()

@@ -17,11 +17,11 @@ from tournaments.entries import entry_check_in, entry_register
 from tournaments.errors import EventError
 from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.services import (
-    tournament_cancel,
-    tournament_create,
-    tournament_open_check_in,
-    tournament_open_registration,
-    tournament_start,
+    event_cancel,
+    event_create,
+    event_open_check_in,
+    event_open_registration,
+    event_start,
 )
 
 # Each status, and the one before it on the way there.
@@ -61,15 +61,15 @@ def make_event(
     through the services to ``status``. ``players`` (users, or usernames: see ``user_named``)
     register once registration opens and check in once check-in opens. By default a
     single-elimination event of two-player tables with a target of 50; ``fields`` as
-    ``tournament_create`` takes.
+    ``event_create`` takes.
     """
     fields.setdefault("name", "Club night")
     fields.setdefault("format", "single_elimination")
     fields.setdefault("overrides", {"target": 50})
-    event = tournament_create(created_by=created_by, **fields)
+    event = event_create(created_by=created_by, **fields)
     entrants = [user_named(p) if isinstance(p, str) else p for p in players]
     if status == "cancelled":
-        return tournament_cancel(tournament_id=event.pk, actor=created_by, reason="test")
+        return event_cancel(event_id=event.pk, actor=created_by, reason="test")
     for step in _steps_to(status):
         _step(event, step, created_by, entrants)
     event.refresh_from_db()
@@ -86,15 +86,15 @@ def _steps_to(status: str) -> list[str]:
 
 def _step(event: Tournament, step: str, actor: User, entrants: list[User]) -> None:
     if step == "registration":
-        tournament_open_registration(tournament_id=event.pk, actor=actor)
+        event_open_registration(event_id=event.pk, actor=actor)
         for user in entrants:
-            entry_register(tournament_id=event.pk, user=user)
+            entry_register(event_id=event.pk, user=user)
     elif step == "check_in":
-        tournament_open_check_in(tournament_id=event.pk, actor=actor)
+        event_open_check_in(event_id=event.pk, actor=actor)
         for user in entrants:
-            entry_check_in(tournament_id=event.pk, user=user)
+            entry_check_in(event_id=event.pk, user=user)
     else:
-        tournament_start(tournament_id=event.pk, actor=actor)
+        event_start(event_id=event.pk, actor=actor)
 
 
 def started_event(created_by: User, players: Sequence[User | str], **fields: Any) -> Tournament:

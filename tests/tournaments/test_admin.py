@@ -34,9 +34,7 @@ def finished(boss: User) -> Tournament:
     event = started_event(boss, ["ann", "bob"], online=False, club=club, name="Hearts open")
     table = round_of(event).tables.get()
     hands = [{"ann": {"table": 10, "hand": 20}, "bob": {"table": 60, "hand": 0}}]
-    game = scorekeeper_enter(
-        tournament_id=event.pk, round_table_id=table.pk, hands=hands, actor=boss
-    )
+    game = scorekeeper_enter(event_id=event.pk, round_table_id=table.pk, hands=hands, actor=boss)
     run_hooks(game.pk)
     event.refresh_from_db()
     assert event.status == "finished"
@@ -133,7 +131,7 @@ def test_the_change_page_shows_entries_standings_and_fixed_settings(
 
 def test_adding_an_event_checks_it_and_logs_who(admin_client: Client, boss: User) -> None:
     response = admin_client.post(f"{EVENTS}add/", add_data(turn_seconds="0"))
-    assert response.status_code == 200  # refused, as tournament_create refuses it
+    assert response.status_code == 200  # refused, as event_create refuses it
     assert response.context["adminform"].form.non_field_errors() == [
         "turn_seconds: must be 1 to 3600"
     ]
@@ -153,10 +151,10 @@ def test_actions_move_events_through_the_services(admin_client: Client, boss: Us
         assert event.status == "registration"
     players = users("ann", "bob")
     for user in players:
-        entry_register(tournament_id=one.pk, user=user)
+        entry_register(event_id=one.pk, user=user)
     assert act(admin_client, "open_check_in", one) == ["Opened check-in of 1 event."]
     for user in players:
-        entry_check_in(tournament_id=one.pk, user=user)
+        entry_check_in(event_id=one.pk, user=user)
     messages = act(admin_client, "start_events", one, two)
     assert messages[0] == "Two: the event is Registration open, not in check-in"
     assert messages[1] == "Started 1 event."

@@ -36,7 +36,7 @@ from tournaments.consumers import CLOSE_NOT_FOUND
 from tournaments.entries import entry_register
 from tournaments.errors import EventError
 from tournaments.models import Tournament
-from tournaments.services import tournament_start
+from tournaments.services import event_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,10 +104,10 @@ async def test_a_watcher_hears_of_a_registration_once_it_commits() -> None:
     ann, bob = await database_sync_to_async(lambda: (UserFactory(), UserFactory()))()
     async with watching(event.slug) as watcher:
         assert await watcher.receive_nothing()
-        await database_sync_to_async(entry_register)(tournament_id=event.pk, user=ann)
+        await database_sync_to_async(entry_register)(event_id=event.pk, user=ann)
         assert await frame(watcher) == ("entries", "registration", None)
         with pytest.raises(EventError):  # full: rolled back, so nothing is sent
-            await database_sync_to_async(entry_register)(tournament_id=event.pk, user=bob)
+            await database_sync_to_async(entry_register)(event_id=event.pk, user=bob)
         assert await watcher.receive_nothing()
 
 
@@ -117,7 +117,7 @@ async def test_the_start_is_told_with_the_status_and_the_round() -> None:
         boss, status="check_in", players=["ann", "bob", "cid", "dan"]
     )
     async with watching(event.slug) as watcher:
-        await database_sync_to_async(tournament_start)(tournament_id=event.pk, actor=boss)
+        await database_sync_to_async(event_start)(event_id=event.pk, actor=boss)
         # The audit of the start, then the round it planned; each frame reads the event fresh.
         assert [await frame(watcher) for _ in range(2)] == [
             ("start", "running", 1),

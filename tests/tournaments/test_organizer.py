@@ -53,7 +53,7 @@ def quiet(monkeypatch: pytest.MonkeyPatch) -> None:
 def _remove(event: Tournament, actor: User) -> object:
     entry = entry_of(event, "ann")
     return entry_remove(
-        tournament_id=event.pk, entry_id=entry.pk, actor=actor, disqualify=True, reason="rude"
+        event_id=event.pk, entry_id=entry.pk, actor=actor, disqualify=True, reason="rude"
     )
 
 
@@ -62,26 +62,24 @@ def _adjudicate(event: Tournament, actor: User) -> object:
     assert table is not None
     places = {n: i + 1 for i, n in enumerate(names_at(table))}
     return round_table_adjudicate(
-        tournament_id=event.pk, round_table_id=table.pk, places=places, actor=actor, reason="x"
+        event_id=event.pk, round_table_id=table.pk, places=places, actor=actor, reason="x"
     )
 
 
 def _reseat(event: Tournament, actor: User) -> object:
     ids = [entry_of(event, n).pk for n in FOUR]
     tables = [[ids[0], ids[2]], [ids[1], ids[3]]]
-    return round_reseat(
-        tournament_id=event.pk, round_id=round_of(event).pk, tables=tables, actor=actor
-    )
+    return round_reseat(event_id=event.pk, round_id=round_of(event).pk, tables=tables, actor=actor)
 
 
 SERVICES: dict[str, Callable[[Tournament, User], object]] = {
     "remove": _remove,
-    "pause": lambda e, u: event_pause(tournament_id=e.pk, actor=u),
-    "resume": lambda e, u: event_resume(tournament_id=e.pk, actor=u),
+    "pause": lambda e, u: event_pause(event_id=e.pk, actor=u),
+    "resume": lambda e, u: event_resume(event_id=e.pk, actor=u),
     "adjudicate": _adjudicate,
     "reseat": _reseat,
-    "start_round": lambda e, u: round_start(tournament_id=e.pk, round_id=round_of(e).pk, actor=u),
-    "announce": lambda e, u: announce(tournament_id=e.pk, text="Break at nine", actor=u),
+    "start_round": lambda e, u: round_start(event_id=e.pk, round_id=round_of(e).pk, actor=u),
+    "announce": lambda e, u: announce(event_id=e.pk, text="Break at nine", actor=u),
 }
 
 
@@ -112,9 +110,9 @@ def an_event_for(service: str, director: User, club: Club) -> Tournament:
     # resuming a paused event.
     event = swiss(director, club, auto_advance=False)
     if service == "adjudicate":
-        round_start(tournament_id=event.pk, round_id=round_of(event).pk, actor=director)
+        round_start(event_id=event.pk, round_id=round_of(event).pk, actor=director)
     if service == "resume":
-        event_pause(tournament_id=event.pk, actor=director)
+        event_pause(event_id=event.pk, actor=director)
     return event
 
 
@@ -146,7 +144,7 @@ def test_an_organizer_who_plays_does_not_decide_their_own_table(director: User, 
     names = names_at(table)
     player = User.objects.get(username=names[-1])
     ClubMembership.objects.create(club=club, user=player, role="admin")
-    call = {"tournament_id": event.pk, "round_table_id": table.pk, "reason": "stuck"}
+    call = {"event_id": event.pk, "round_table_id": table.pk, "reason": "stuck"}
     places = {name: i + 1 for i, name in enumerate(reversed(names))}
     before = audit_actions(event)
     refused("forbidden", 403, round_table_adjudicate, places=places, actor=player, **call)
@@ -165,7 +163,7 @@ def test_an_organizer_who_plays_removes_no_rival_and_reseats_no_round(
     ClubMembership.objects.create(club=club, user=ann, role="admin")
     bob = entry_of(event, "bob")
     before = audit_actions(event)
-    call = {"tournament_id": event.pk, "actor": ann, "reason": "late"}
+    call = {"event_id": event.pk, "actor": ann, "reason": "late"}
     for disqualify in (False, True):
         refused("forbidden", 403, entry_remove, entry_id=bob.pk, disqualify=disqualify, **call)
     refused("forbidden", 403, _reseat, event, ann)
@@ -191,11 +189,11 @@ def test_an_organizer_who_plays_pauses_their_table_only_with_the_whole_event(
     table_resume(table_id=other.pk, user=player)
     mine.refresh_from_db()
     assert mine.paused_at is None
-    event_pause(tournament_id=event.pk, actor=player)
+    event_pause(event_id=event.pk, actor=player)
     for game in (mine, other):
         game.refresh_from_db()
         assert game.paused_at is not None and game.paused_by == player
-    event_resume(tournament_id=event.pk, actor=player)
+    event_resume(event_id=event.pk, actor=player)
     mine.refresh_from_db()
     assert mine.paused_at is None
 
@@ -207,14 +205,12 @@ def test_before_the_start_a_removed_player_just_leaves(director: User) -> None:
     event = make_event(director, status="registration", players=["ann", "bob"])
     ann = entry_of(event, "ann")
     entry_remove(
-        tournament_id=event.pk, entry_id=ann.pk, actor=director, disqualify=False, reason="asked"
+        event_id=event.pk, entry_id=ann.pk, actor=director, disqualify=False, reason="asked"
     )
     ann.refresh_from_db()
     assert (ann.status, ann.reason) == ("withdrawn", "asked") and ann.left_at is not None
     bob = entry_of(event, "bob")
-    entry_remove(
-        tournament_id=event.pk, entry_id=bob.pk, actor=director, disqualify=True, reason=""
-    )
+    entry_remove(event_id=event.pk, entry_id=bob.pk, actor=director, disqualify=True, reason="")
     assert Entry.objects.get(pk=bob.pk).status == "disqualified"
     rows = AuditEntry.objects.filter(tournament=event, action__in=["withdrawn", "disqualified"])
     assert sorted((r.action, r.details["player"]) for r in rows) == [
@@ -225,7 +221,7 @@ def test_before_the_start_a_removed_player_just_leaves(director: User) -> None:
         "not_found",
         404,
         entry_remove,
-        tournament_id=event.pk,
+        event_id=event.pk,
         entry_id=bob.pk + 99,
         actor=director,
         disqualify=True,
@@ -238,7 +234,7 @@ def test_removing_from_an_event_that_is_over_is_refused(director: User) -> None:
     (ann,) = users("ann")
     entry = Entry.objects.create(tournament=event, user=ann)
     kwargs = {"entry_id": entry.pk, "actor": director, "disqualify": True, "reason": ""}
-    refused("wrong_status", 409, entry_remove, tournament_id=event.pk, **kwargs)
+    refused("wrong_status", 409, entry_remove, event_id=event.pk, **kwargs)
 
 
 def test_during_the_event_a_disqualified_player_is_absent_and_left_out(
@@ -251,7 +247,7 @@ def test_during_the_event_a_disqualified_player_is_absent_and_left_out(
     assert game is not None
     with django_capture_on_commit_callbacks(execute=True):
         entry_remove(
-            tournament_id=event.pk,
+            event_id=event.pk,
             entry_id=ann.pk,
             actor=director,
             disqualify=True,
@@ -284,16 +280,16 @@ def test_pause_freezes_every_live_table_and_resume_restarts_them(
     event = swiss(director, club)
     games = [t.table for t in round_of(event).tables.all()]
     assert len(games) == 2
-    event_pause(tournament_id=event.pk, actor=director)
+    event_pause(event_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.paused_at is not None
     for game in games:
         assert game is not None
         game.refresh_from_db()
         assert game.paused_at is not None and game.paused_by == director
-    event_pause(tournament_id=event.pk, actor=director)  # again: nothing new
+    event_pause(event_id=event.pk, actor=director)  # again: nothing new
     assert audit_actions(event).count("pause") == 1
-    event_resume(tournament_id=event.pk, actor=director)
+    event_resume(event_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.paused_at is None
     for game in games:
@@ -305,12 +301,12 @@ def test_pause_freezes_every_live_table_and_resume_restarts_them(
 
 def test_a_round_planned_while_paused_waits_for_the_resume(director: User, club: Club) -> None:
     event = swiss(director, club)
-    event_pause(tournament_id=event.pk, actor=director)
+    event_pause(event_id=event.pk, actor=director)
     decide_round(event, 1, director)
     waiting = round_of(event, 2)
     assert waiting.status == "pending"
     assert not waiting.tables.filter(table__isnull=False).exists()
-    event_resume(tournament_id=event.pk, actor=director)
+    event_resume(event_id=event.pk, actor=director)
     waiting.refresh_from_db()
     assert waiting.status == "running"
     live = [t.table for t in waiting.tables.all()]
@@ -319,5 +315,5 @@ def test_a_round_planned_while_paused_waits_for_the_resume(director: User, club:
 
 def test_only_a_running_event_is_paused(director: User) -> None:
     event = make_event(director, status="registration")
-    refused("wrong_status", 409, event_pause, tournament_id=event.pk, actor=director)
-    refused("wrong_status", 409, event_resume, tournament_id=event.pk, actor=director)
+    refused("wrong_status", 409, event_pause, event_id=event.pk, actor=director)
+    refused("wrong_status", 409, event_resume, event_id=event.pk, actor=director)

@@ -44,7 +44,7 @@ def test_adjudicating_a_live_game_ends_it_and_the_hook_records_it(
     first, second = names_at(table)
     places = {first: 2, second: 1}
     round_table_adjudicate(
-        tournament_id=event.pk,
+        event_id=event.pk,
         round_table_id=table.pk,
         places=places,
         actor=director,
@@ -60,14 +60,14 @@ def test_adjudicating_a_live_game_ends_it_and_the_hook_records_it(
     audit = AuditEntry.objects.filter(tournament=event, action="adjudicate").get()
     assert audit.details == {"table": table.pk, "places": places, "reason": "disconnect"}
     kwargs = {"round_table_id": table.pk, "places": places, "actor": director, "reason": "x"}
-    refused("wrong_status", 409, round_table_adjudicate, tournament_id=event.pk, **kwargs)
+    refused("wrong_status", 409, round_table_adjudicate, event_id=event.pk, **kwargs)
 
 
 def test_a_live_game_refuses_wrong_places(director: User, club: Club) -> None:
     event = swiss(director, club)
     table = round_of(event).tables.first()
     assert table is not None
-    kwargs = {"tournament_id": event.pk, "round_table_id": table.pk, "actor": director}
+    kwargs = {"event_id": event.pk, "round_table_id": table.pk, "actor": director}
     refused("bad_request", 400, round_table_adjudicate, places={"zed": 1}, reason="x", **kwargs)
     places = dict.fromkeys(names_at(table), 1)
     refused("bad_request", 400, round_table_adjudicate, places=places, reason=" ", **kwargs)
@@ -78,7 +78,7 @@ def test_a_live_game_refuses_wrong_places(director: User, club: Club) -> None:
 def test_adjudicating_face_to_face_records_at_once(director: User, club: Club) -> None:
     event = started_event(director, ["ann", "bob"], club=club, online=False)
     table = round_of(event).tables.get()
-    kwargs = {"tournament_id": event.pk, "round_table_id": table.pk, "actor": director}
+    kwargs = {"event_id": event.pk, "round_table_id": table.pk, "actor": director}
     refused("bad_request", 400, round_table_adjudicate, places={"ann": 1}, reason="x", **kwargs)
     places = {"ann": 2, "bob": 1}
     refused("bad_request", 400, round_table_adjudicate, places=places, reason="", **kwargs)
@@ -99,7 +99,7 @@ def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) ->
     assert first.status == "pending" and not first.tables.filter(table__isnull=False).exists()
     ids = [entry_of(event, n).pk for n in FOUR]
     tables = [[ids[3], ids[0]], [ids[1], ids[2]]]
-    reseat = {"tournament_id": event.pk, "round_id": first.pk, "tables": tables, "actor": director}
+    reseat = {"event_id": event.pk, "round_id": first.pk, "tables": tables, "actor": director}
     round_reseat(**reseat)
     rows = list(first.tables.order_by("index"))
     assert [(t.key, t.players) for t in rows] == [("T1", tables[0]), ("T2", tables[1])]
@@ -107,7 +107,7 @@ def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) ->
         "round": 1,
         "tables": tables,
     }
-    round_start(tournament_id=event.pk, round_id=first.pk, actor=director)
+    round_start(event_id=event.pk, round_id=first.pk, actor=director)
     first.refresh_from_db()
     assert first.status == "running"
     seats = [
@@ -115,14 +115,12 @@ def test_a_waiting_round_is_reseated_then_started(director: User, club: Club) ->
         for t in first.tables.order_by("index")
     ]
     assert seats == [["dan", "ann"], ["bob", "cid"]]
-    refused(
-        "wrong_status", 409, round_start, tournament_id=event.pk, round_id=first.pk, actor=director
-    )
+    refused("wrong_status", 409, round_start, event_id=event.pk, round_id=first.pk, actor=director)
     refused("wrong_status", 409, round_reseat, **reseat)
     decide_round(event, 1, director)
     second = round_of(event, 2)
     assert second.status == "pending"  # waits for the organizer again
-    round_start(tournament_id=event.pk, round_id=second.pk, actor=director)
+    round_start(event_id=event.pk, round_id=second.pk, actor=director)
     decide_round(event, 2, director)
     event.refresh_from_db()
     assert event.status == "finished"
@@ -145,7 +143,7 @@ def test_reseat_refuses_other_players_or_sizes(
     tables = [[ids[i] for i in t] for t in seating]
     first = round_of(event)
     before = list(first.tables.values_list("players", flat=True))
-    kwargs = {"tournament_id": event.pk, "tables": tables, "actor": director}
+    kwargs = {"event_id": event.pk, "tables": tables, "actor": director}
     refused("bad_request", 400, round_reseat, round_id=first.pk, **kwargs)
     assert list(first.tables.values_list("players", flat=True)) == before
     refused("not_found", 404, round_reseat, round_id=first.pk + 99, **kwargs)
@@ -156,10 +154,10 @@ def test_reseat_refuses_other_players_or_sizes(
 
 def test_announcements(director: User, club: Club) -> None:
     event = swiss(director, club)
-    note = announce(tournament_id=event.pk, text="  Break until nine.  ", actor=director)
+    note = announce(event_id=event.pk, text="  Break until nine.  ", actor=director)
     assert (note.text, note.author, note.tournament) == ("Break until nine.", director, event)
     assert list(Announcement.objects.filter(tournament=event)) == [note]
-    refused("bad_request", 400, announce, tournament_id=event.pk, text="  ", actor=director)
+    refused("bad_request", 400, announce, event_id=event.pk, text="  ", actor=director)
     assert AuditEntry.objects.get(tournament=event, action="announce").details == {
         "text": "Break until nine."
     }
@@ -167,14 +165,12 @@ def test_announcements(director: User, club: Club) -> None:
 
 def test_the_audit_log_names_every_step_and_who_took_it(director: User, club: Club) -> None:
     event = swiss(director, club, auto_advance=False)
-    round_start(tournament_id=event.pk, round_id=round_of(event).pk, actor=director)
-    event_pause(tournament_id=event.pk, actor=director)
-    event_resume(tournament_id=event.pk, actor=director)
-    announce(tournament_id=event.pk, text="Last round next", actor=director)
+    round_start(event_id=event.pk, round_id=round_of(event).pk, actor=director)
+    event_pause(event_id=event.pk, actor=director)
+    event_resume(event_id=event.pk, actor=director)
+    announce(event_id=event.pk, text="Last round next", actor=director)
     ann = entry_of(event, "ann")
-    entry_remove(
-        tournament_id=event.pk, entry_id=ann.pk, actor=director, disqualify=False, reason="ill"
-    )
+    entry_remove(event_id=event.pk, entry_id=ann.pk, actor=director, disqualify=False, reason="ill")
     assert audit_actions(event) == [
         "create",
         "registration",
@@ -200,6 +196,5 @@ def test_a_bracket_round_is_not_reseated(director: User, format: str) -> None:
     tables = [[ids[0], ids[1]], [ids[2], ids[3]]]
     kwargs = {"round_id": first.pk, "tables": tables, "actor": director}
     assert (
-        "bracket"
-        in refused("bad_request", 400, round_reseat, tournament_id=event.pk, **kwargs).message
+        "bracket" in refused("bad_request", 400, round_reseat, event_id=event.pk, **kwargs).message
     )

@@ -14,7 +14,7 @@ from games.models import RuleSet
 from tests.tournaments.factories import make_event, users
 from tournaments.models import Tournament
 from tournaments.selectors import clubs_with_events, drafts_for, event_get
-from tournaments.services import tournament_cancel, tournament_open_registration
+from tournaments.services import event_cancel, event_open_registration
 
 pytestmark = pytest.mark.django_db
 
@@ -35,17 +35,17 @@ def events(director: User, club: Club) -> dict[str, Tournament]:
     """``quiet``: cancelled as a draft; ``called_off``: cancelled with registration open."""
     quiet = make_event(director, status="cancelled", name="Quiet draft", club=club)
     called_off = make_event(director, status="registration", name="Called off", club=club)
-    tournament_cancel(tournament_id=called_off.pk, actor=director, reason="snow")
+    event_cancel(event_id=called_off.pk, actor=director, reason="snow")
     return {"quiet": Tournament.objects.get(pk=quiet.pk), "called_off": called_off}
 
 
 def test_opening_registration_publishes_the_event_once(director: User) -> None:
     event = make_event(director)
     assert event.published_at is None and event.private
-    tournament_open_registration(tournament_id=event.pk, actor=director)
+    event_open_registration(event_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.published_at is not None and not event.private
-    tournament_cancel(tournament_id=event.pk, actor=director)
+    event_cancel(event_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.status == "cancelled" and not event.private
 

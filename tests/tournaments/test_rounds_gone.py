@@ -31,7 +31,7 @@ def leave_after_their_table(event: Tournament, actor: User, number: int = 1) -> 
     first, *others = round_of(event, number).tables.all()
     winner = names_at(first)[0]
     decide(first, actor, [winner])
-    entry_withdraw(tournament_id=event.pk, user=user_named(winner))
+    entry_withdraw(event_id=event.pk, user=user_named(winner))
     for table in others:
         decide(table, actor, sorted(names_at(table)))
     return entry_of(event, winner)
@@ -60,16 +60,14 @@ def test_a_player_who_leaves_once_the_round_is_planned_loses_that_table_at_once(
 ) -> None:
     # The fallback: the round was planned with them, so their table is decided when it starts.
     event = started_event(director, FOUR, format="swiss", rounds=2, auto_advance=False)
-    round_start(tournament_id=event.pk, round_id=round_of(event).pk, actor=director)
+    round_start(event_id=event.pk, round_id=round_of(event).pk, actor=director)
     for table in round_of(event).tables.all():
         decide(table, director, sorted(names_at(table)))
     waiting = round_of(event, 2)
     ann = entry_of(event, "ann")
     assert any(ann.pk in t.players for t in waiting.tables.all())
-    entry_remove(
-        tournament_id=event.pk, entry_id=ann.pk, actor=director, disqualify=True, reason="rude"
-    )
-    round_start(tournament_id=event.pk, round_id=waiting.pk, actor=director)
+    entry_remove(event_id=event.pk, entry_id=ann.pk, actor=director, disqualify=True, reason="rude")
+    round_start(event_id=event.pk, round_id=waiting.pk, actor=director)
     hers = next(t for t in waiting.tables.all() if ann.pk in t.players)
     assert hers.table is None and hers.places == [2 if p == ann.pk else 1 for p in hers.players]
 

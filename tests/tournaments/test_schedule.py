@@ -12,7 +12,7 @@ from django.utils import timezone
 from tests.accounts.factories import UserFactory
 from tournaments.entries import entry_check_in, entry_register
 from tournaments.models import AuditEntry, Tournament
-from tournaments.services import tournament_create
+from tournaments.services import event_create
 from tournaments.tasks import RUN_SCHEDULE, events_due, run_schedule
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ PAST = timedelta(minutes=1)
 
 def scheduled(**times: object) -> Tournament:
     director = UserFactory(is_staff=True)
-    return tournament_create(
+    return event_create(
         created_by=director, name="Timed", format="swiss", overrides={"target": 50}, **times
     )  # type: ignore[arg-type]
 
@@ -43,12 +43,12 @@ def test_each_step_happens_when_its_time_comes() -> None:
     assert event.status == "registration"
     players = [UserFactory() for _ in range(4)]
     for user in players:
-        entry_register(tournament_id=event.pk, user=user)
+        entry_register(event_id=event.pk, user=user)
     assert events_due() == {"registration": 0, "check_in": 0, "started": 0, "cancelled": 0}
     Tournament.objects.filter(pk=event.pk).update(check_in_opens_at=now - PAST)
     events_due()
     for user in players:
-        entry_check_in(tournament_id=event.pk, user=user)
+        entry_check_in(event_id=event.pk, user=user)
     Tournament.objects.filter(pk=event.pk).update(starts_at=now - PAST)
     assert run_schedule()["started"] == 1
     event.refresh_from_db()

@@ -144,9 +144,7 @@ def club_night(director: User, club: Club, names: list[str], **fields: Any) -> T
 
 
 def enter(event: Tournament, table: RoundTable, hands: list[Any], actor: User) -> Table:
-    return scorekeeper_enter(
-        tournament_id=event.pk, round_table_id=table.pk, hands=hands, actor=actor
-    )
+    return scorekeeper_enter(event_id=event.pk, round_table_id=table.pk, hands=hands, actor=actor)
 
 
 def win_for(first: str, second: str) -> list[dict[str, dict[str, int]]]:
@@ -284,9 +282,7 @@ def test_a_player_who_left_is_recorded_absent_and_last(director: User, club: Clu
     )
     table = round_of(event).tables.get()
     bob = entry_of(event, "bob")
-    entry_remove(
-        tournament_id=event.pk, entry_id=bob.pk, actor=director, disqualify=True, reason="rude"
-    )
+    entry_remove(event_id=event.pk, entry_id=bob.pk, actor=director, disqualify=True, reason="rude")
     three = [hand(ann=(40, 0), bob=(5, 5), cid=(10, 20))]
     refused(lambda: enter(event, table, three, director), "bad_request", 400, "exactly ann, cid")
     game = enter(event, table, [hand(ann=(40, 0), cid=(10, 20))], director)
@@ -365,7 +361,5 @@ def test_no_entry_for_a_live_game_a_waiting_round_or_a_lone_player(
     lone = club_night(director, club, ["eve", "fay"], name="Small night")
     last = round_of(lone).tables.get()
     fay = entry_of(lone, "fay")
-    entry_remove(
-        tournament_id=lone.pk, entry_id=fay.pk, actor=director, disqualify=False, reason=""
-    )
+    entry_remove(event_id=lone.pk, entry_id=fay.pk, actor=director, disqualify=False, reason="")
     refused(lambda: enter(lone, last, win_for("eve", "fay"), director), "wrong_status", 409)

@@ -19,10 +19,10 @@ from tournaments.entries import entry_register, entry_withdraw
 from tournaments.errors import EventError
 from tournaments.models import Entry, Round, Tournament
 from tournaments.services import (
-    tournament_cancel,
-    tournament_create,
-    tournament_open_registration,
-    tournament_start,
+    event_cancel,
+    event_create,
+    event_open_registration,
+    event_start,
 )
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_create_checks_its_settings(director: User) -> None:
     made = make_event(director)
     assert (made.status, made.slug, made.format) == ("draft", "club-night", "single_elimination")
     assert make_event(director).slug == "club-night-2"
-    named_new = tournament_create(created_by=director, name="New", format="swiss")
+    named_new = event_create(created_by=director, name="New", format="swiss")
     assert named_new.slug == "new-2"  # /events/new/ is the creation form
     bad = [
         {"format": "knockout"},
@@ -52,53 +52,53 @@ def test_registration_follows_the_status_and_the_window(director: User) -> None:
     made = make_event(director)
     ann = UserFactory(username="ann")
     with pytest.raises(EventError, match="not open") as refused:
-        entry_register(tournament_id=made.pk, user=ann)
+        entry_register(event_id=made.pk, user=ann)
     assert refused.value.status == 409
-    tournament_open_registration(tournament_id=made.pk, actor=director)
+    event_open_registration(event_id=made.pk, actor=director)
     Tournament.objects.filter(pk=made.pk).update(
         registration_closes_at=timezone.now() - timedelta(minutes=1)
     )
     with pytest.raises(EventError, match="closed"):
-        entry_register(tournament_id=made.pk, user=ann)
+        entry_register(event_id=made.pk, user=ann)
     Tournament.objects.filter(pk=made.pk).update(registration_closes_at=None)
-    first = entry_register(tournament_id=made.pk, user=ann)
-    assert entry_register(tournament_id=made.pk, user=ann) == first  # twice is once
-    entry_withdraw(tournament_id=made.pk, user=ann)
-    assert entry_register(tournament_id=made.pk, user=ann).status == "registered"
+    first = entry_register(event_id=made.pk, user=ann)
+    assert entry_register(event_id=made.pk, user=ann) == first  # twice is once
+    entry_withdraw(event_id=made.pk, user=ann)
+    assert entry_register(event_id=made.pk, user=ann).status == "registered"
 
 
 def test_entry_conditions(director: User) -> None:
     club = Club.objects.create(name="Hearts", slug="hearts")
     made = make_event(director, club=club, members_only=True, min_rated_games=0, max_players=1)
-    tournament_open_registration(tournament_id=made.pk, actor=director)
+    event_open_registration(event_id=made.pk, actor=director)
     ann, bob, eve = (UserFactory(username=n) for n in ("ann", "bob", "eve"))
     ClubMembership.objects.create(club=club, user=ann)
     ClubMembership.objects.create(club=club, user=bob)
     with pytest.raises(EventError, match="members of Hearts") as refused:
-        entry_register(tournament_id=made.pk, user=eve)
+        entry_register(event_id=made.pk, user=eve)
     assert refused.value.code == "not_eligible"
-    entry_register(tournament_id=made.pk, user=ann)
+    entry_register(event_id=made.pk, user=ann)
     with pytest.raises(EventError) as full:
-        entry_register(tournament_id=made.pk, user=bob)
+        entry_register(event_id=made.pk, user=bob)
     assert full.value.code == "event_full"
     gated = make_event(director, min_rating=1600.0, min_rated_games=3)
-    tournament_open_registration(tournament_id=gated.pk, actor=director)
+    event_open_registration(event_id=gated.pk, actor=director)
     with pytest.raises(EventError, match="at least 1600"):
-        entry_register(tournament_id=gated.pk, user=ann)
+        entry_register(event_id=gated.pk, user=ann)
     pool = Pool.objects.get_or_create(kind="ruleset", ruleset=gated.ruleset)[0]
     Rating.objects.create(pool=pool, user=ann, rating=1650.0, games=2, peak=1650.0)
     with pytest.raises(EventError, match="at least 3 rated games"):
-        entry_register(tournament_id=gated.pk, user=ann)
+        entry_register(event_id=gated.pk, user=ann)
 
 
 def test_only_organizers_move_the_event(director: User) -> None:
     made = make_event(director)
     ann = UserFactory(username="ann")
     with pytest.raises(EventError) as refused:
-        tournament_open_registration(tournament_id=made.pk, actor=ann)
+        event_open_registration(event_id=made.pk, actor=ann)
     assert (refused.value.code, refused.value.status) == ("forbidden", 403)
     with pytest.raises(EventError) as refused:
-        tournament_start(tournament_id=made.pk, actor=director)
+        event_start(event_id=made.pk, actor=director)
     assert refused.value.code == "wrong_status"
 
 
@@ -109,7 +109,7 @@ def test_start_drops_no_shows_and_seeds_by_rating(director: User) -> None:
     pool = Pool.objects.get_or_create(kind="ruleset", ruleset=made.ruleset)[0]
     for name, rating in (("dan", 1700.0), ("cid", 1600.0)):
         Rating.objects.create(pool=pool, user=User.objects.get(username=name), rating=rating)
-    tournament_start(tournament_id=made.pk, actor=director)
+    event_start(event_id=made.pk, actor=director)
     made.refresh_from_db()
     assert made.status == "running"
     seeds = dict(made.entries.values_list("user__username", "seed"))
@@ -125,7 +125,7 @@ def test_start_drops_no_shows_and_seeds_by_rating(director: User) -> None:
 
 def test_results_advance_rounds_to_a_champion(director: User) -> None:
     made = make_event(director, status="check_in", players=FOUR)
-    tournament_start(tournament_id=made.pk, actor=director)
+    event_start(event_id=made.pk, actor=director)
     for number in (1, 2):
         for table in Round.objects.get(tournament=made, number=number).tables.all():
             decide(table, director, sorted(names_at(table)))  # alphabetical order wins
@@ -137,12 +137,12 @@ def test_results_advance_rounds_to_a_champion(director: User) -> None:
 
 def test_a_result_recorded_twice_counts_once(director: User) -> None:
     made = make_event(director, status="check_in", players=["ann", "bob"])
-    tournament_start(tournament_id=made.pk, actor=director)
+    event_start(event_id=made.pk, actor=director)
     table = Round.objects.get(tournament=made, number=1).tables.get()
     decide(table, director, ["bob", "ann"])
-    from tournaments.rounds import tournament_finalize
+    from tournaments.rounds import event_finalize
 
-    tournament_finalize(table.table.result)  # delivered again
+    event_finalize(table.table.result)  # delivered again
     made.refresh_from_db()
     assert made.status == "finished" and made.champion.username == "bob"
     assert made.round_set.count() == 1
@@ -152,7 +152,7 @@ def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
     director: User, django_capture_on_commit_callbacks: Any
 ) -> None:
     made = make_event(director, status="check_in", players=FOUR, format="swiss", rounds=3)
-    tournament_start(tournament_id=made.pk, actor=director)
+    event_start(event_id=made.pk, actor=director)
     for table in Round.objects.get(tournament=made, number=1).tables.all():
         decide(table, director, sorted(names_at(table)))
     second = Round.objects.get(tournament=made, number=2)
@@ -160,7 +160,7 @@ def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
     assert table is not None and table.table is not None
     leaving = User.objects.get(username=names_at(table)[0])
     with django_capture_on_commit_callbacks(execute=True):
-        entry_withdraw(tournament_id=made.pk, user=leaving)
+        entry_withdraw(event_id=made.pk, user=leaving)
     live = Table.objects.get(pk=table.table_id)
     assert leaving.username in live.withdrawn  # absent for good at the table playing now
     assert made.entries.get(user=leaving).status == "withdrawn"
@@ -183,6 +183,6 @@ def test_a_player_who_withdraws_plays_on_absent_and_sits_out_later_rounds(
 
 def test_cancel(director: User) -> None:
     made = make_event(director)
-    assert tournament_cancel(tournament_id=made.pk, actor=director).status == "cancelled"
+    assert event_cancel(event_id=made.pk, actor=director).status == "cancelled"
     with pytest.raises(EventError):
-        tournament_open_registration(tournament_id=made.pk, actor=director)
+        event_open_registration(event_id=made.pk, actor=director)
