@@ -16,6 +16,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import login_guard, services
+from accounts.auth import signed_in
 from accounts.serializers import (
     ErrorOutput,
     MeOutput,
@@ -24,7 +25,6 @@ from accounts.serializers import (
     TokenInput,
     TokenOutput,
 )
-from config.exceptions import ApiError
 
 
 class AuthApi(APIView):
@@ -49,16 +49,7 @@ class RegisterApi(AuthApi):
     def post(self, request: Request) -> Response:
         data = RegisterInput(data=request.data)
         data.is_valid(raise_exception=True)
-        try:
-            user, token = services.user_register(**data.validated_data)
-        except services.UsernameTaken as exc:
-            raise ApiError(
-                "username_taken", "That username is taken.", status.HTTP_409_CONFLICT
-            ) from exc
-        except services.WeakPassword as exc:
-            raise ApiError(
-                "weak_password", " ".join(exc.messages), fields={"password": exc.messages}
-            ) from exc
+        user, token = services.user_register(**data.validated_data)
         body = RegisterOutput({"id": user.pk, "username": user.username, "token": token.key})
         return Response(body.data, status=status.HTTP_201_CREATED)
 
@@ -85,15 +76,9 @@ class TokenApi(AuthApi):
             raise exceptions.Throttled(wait=wait, detail="Too many failed log-ins.")
         try:
             token = services.token_for_credentials(request=request, **data.validated_data)
-        except services.InvalidCredentials as exc:
+        except services.InvalidCredentials:
             login_guard.login_failed(request, username)
-            raise ApiError(
-                "invalid_credentials",
-                "Unknown username or wrong password.",
-                status.HTTP_401_UNAUTHORIZED,
-                # RFC 9110: a 401 names the scheme that would succeed.
-                headers={"WWW-Authenticate": "Token"},
-            ) from exc
+            raise
         login_guard.login_succeeded(request, username)
         return Response(TokenOutput({"token": token.key}).data)
 
@@ -109,7 +94,7 @@ class MeApi(APIView):
         },
     )
     def get(self, request: Request) -> Response:
-        user = request.user
+        user = signed_in(request)
         return Response(
             MeOutput({"id": user.pk, "username": user.username, "email": user.email}).data
         )

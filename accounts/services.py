@@ -7,22 +7,30 @@ from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from config.errors import ServiceError
 
 
-class UsernameTaken(Exception):
+class UsernameTaken(ServiceError):
     """The username is already used (compared without regard to case)."""
 
+    def __init__(self) -> None:
+        super().__init__("username_taken", "That username is taken.", 409)
 
-class WeakPassword(Exception):
-    """The password fails the configured validators; `messages` says why."""
+
+class WeakPassword(ServiceError):
+    """The password fails the configured validators; ``messages`` says why, also as the
+    ``fields`` of the answer (as a validation error names its fields)."""
 
     def __init__(self, messages: list[str]) -> None:
-        super().__init__(" ".join(messages))
+        super().__init__("weak_password", " ".join(messages), fields={"password": messages})
         self.messages = messages
 
 
-class InvalidCredentials(Exception):
-    """No active user has this username and password."""
+class InvalidCredentials(ServiceError):
+    """No active user has this username and password (the message does not say which)."""
+
+    def __init__(self) -> None:
+        super().__init__("invalid_credentials", "Unknown username or wrong password.", 401)
 
 
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
@@ -33,7 +41,7 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     :raises WeakPassword: when the password validators refuse it.
     """
     if User.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken(username)
+        raise UsernameTaken()
     user = User(username=username, email=email)
     try:
         password_validation.validate_password(password, user=user)
@@ -45,7 +53,7 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
             user.save()
             token = Token.objects.create(user=user)
     except IntegrityError as exc:  # a concurrent sign-up took the name after our check
-        raise UsernameTaken(username) from exc
+        raise UsernameTaken() from exc
     return user, token
 
 

@@ -1,9 +1,12 @@
 """Account pages: sign-up and a throttled log-in here; log-out and password change are Django's
 own views."""
 
+from __future__ import annotations
+
 import math
 from typing import Any
 
+from django import forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
@@ -13,6 +16,7 @@ from django.views.generic import CreateView
 
 from accounts.forms import SignUpForm
 from accounts.login_guard import login_blocked, login_failed, login_succeeded
+from accounts.models import User
 
 
 class SignUpView(CreateView):
@@ -20,7 +24,7 @@ class SignUpView(CreateView):
     template_name = "accounts/signup.html"
     success_url = reverse_lazy("home")
 
-    def form_valid(self, form: SignUpForm) -> HttpResponse:
+    def form_valid(self, form: forms.ModelForm[User]) -> HttpResponse:
         response = super().form_valid(form)
         # Signed up means signed in: a new player should not type the password twice.
         login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")

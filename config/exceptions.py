@@ -2,6 +2,8 @@
 
 PROTOCOL.md answers refused actions with `{"error", "message"}`; every other API failure uses the
 same shape so a client needs one error parser. Field errors add `"fields": {name: [messages]}`.
+This is the REST half of the one mapping of the services' refusals (`config.errors`): any
+`ServiceError`, whichever app raised it, answers with its status and body here.
 """
 
 from typing import Any
@@ -10,9 +12,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
-from config.unavailable import RETRY_AFTER_SECONDS, is_unavailable, unavailable_body
+from config.errors import ServiceError
+from config.unavailable import is_unavailable, unavailable_error
 
 # DRF's own exception classes, mapped to stable codes clients can switch on.
 CODES: dict[type[exceptions.APIException], str] = {
@@ -27,25 +30,6 @@ CODES: dict[type[exceptions.APIException], str] = {
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
 }
-
-
-class ApiError(exceptions.APIException):
-    """A refusal with its own protocol code, e.g. `username_taken`; `fields` names the fields at
-    fault (`{"password": [messages]}`), as a validation error's body does."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        status_code: int = status.HTTP_400_BAD_REQUEST,
-        headers: dict[str, str] | None = None,
-        fields: dict[str, list[str]] | None = None,
-    ) -> None:
-        super().__init__(detail=message, code=code)
-        self.code = code
-        self.status_code = status_code
-        self.headers = headers or {}
-        self.fields = fields
 
 
 def _first_message(detail: Any) -> str:
@@ -65,26 +49,32 @@ def _code_for(kind: type[Exception]) -> str:
 
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if is_unavailable(exc):  # the database is out of reach: retryable (config.unavailable)
-        headers = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-        return Response(
-            unavailable_body(), status=status.HTTP_503_SERVICE_UNAVAILABLE, headers=headers
-        )
+        exc = unavailable_error()
+    if isinstance(exc, ServiceError):
+        return service_error_response(exc)
     response = exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    code = exc.code if isinstance(exc, ApiError) else _code_for(type(exc))
-    body: dict[str, Any] = {"error": code, "message": _first_message(exc.detail)}
+    body: dict[str, Any] = {"error": _code_for(type(exc)), "message": _first_message(exc.detail)}
     if isinstance(exc, exceptions.ValidationError) and isinstance(exc.detail, dict):
         body["fields"] = exc.detail
-    if isinstance(exc, ApiError) and exc.fields:
-        body["fields"] = exc.fields
-    if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-        body["retry_after"] = int(exc.wait + 0.999)
-    if isinstance(exc, ApiError):
-        for name, value in exc.headers.items():
-            response[name] = value
+    wait = getattr(exc, "wait", None)  # set by DRF's Throttled (its stubs do not declare it)
+    if isinstance(exc, exceptions.Throttled) and wait is not None:
+        body["retry_after"] = int(wait + 0.999)
     response.data = body
     return response
+
+
+def service_error_response(error: ServiceError) -> Response:
+    """A service's refusal as the API answers it: its status and body, and the headers HTTP
+    asks for with that status."""
+    headers = {}
+    if error.status == status.HTTP_401_UNAUTHORIZED:
+        headers["WWW-Authenticate"] = "Token"  # RFC 9110: a 401 names the scheme that would do
+    if "retry_after" in error.extra:
+        headers["Retry-After"] = str(error.extra["retry_after"])
+    set_rollback()  # as DRF does for its own exceptions, should the request be atomic
+    return Response(error.body(), status=error.status, headers=headers)
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:

@@ -27,7 +27,8 @@ from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
-UNAVAILABLE = "unavailable"
+from config.errors import UNAVAILABLE, ServiceError
+
 MESSAGE = "the service cannot reach its database just now; try again shortly"
 # Close code of a socket turned away for it: the application range (4000-4999) as 4404 is for
 # "no such table"; RFC 6455's own 1013 (try again later) is one daphne refuses to send.
@@ -58,8 +59,13 @@ def is_unavailable(exc: BaseException) -> bool:
     return sqlstate is None or sqlstate[:2] in _SQLSTATE_CLASSES
 
 
+def unavailable_error() -> ServiceError:
+    """The refusal every entry point gives while the database is out of reach."""
+    return ServiceError(UNAVAILABLE, MESSAGE, 503, retry_after=RETRY_AFTER_SECONDS)
+
+
 def unavailable_body() -> dict[str, object]:
-    return {"error": UNAVAILABLE, "message": MESSAGE, "retry_after": RETRY_AFTER_SECONDS}
+    return unavailable_error().body()
 
 
 async def unavailable_socket(scope: Any, receive: Any, send: Any) -> None:

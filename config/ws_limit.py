@@ -28,6 +28,8 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+from config.errors import BAD_REQUEST, ServiceError, error_frame
+
 # A real message is a few hundred bytes; anything near this is a mistake or an attack.
 MAX_FRAME_BYTES = 64 * 1024
 CLOSE_TOO_BIG = 1009  # RFC 6455: message too big
@@ -116,7 +118,8 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
         if self.closing:
             return True
         if _size(text_data, bytes_data) > MAX_FRAME_BYTES:
-            await self._error("bad_request", f"frames are limited to {MAX_FRAME_BYTES} bytes", None)
+            too_big = ServiceError(BAD_REQUEST, f"frames are limited to {MAX_FRAME_BYTES} bytes")
+            await self.send_error(too_big, None)
             await self.close(code=CLOSE_TOO_BIG)
             return True
         wait = self.bucket.take()
@@ -124,11 +127,12 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
             return False
         message = f"at most {self.bucket.per_second:g} messages a second; slow down"
         retry_after = math.ceil(wait * 1000) / 1000
-        await self._error(RATE_LIMITED, message, _client_id(text_data), retry_after=retry_after)
+        limited = ServiceError(RATE_LIMITED, message, 429, retry_after=retry_after)
+        await self.send_error(limited, _client_id(text_data))
         if self.bucket.flooding:
             await self.close(code=CLOSE_POLICY)
         return True
 
-    async def _error(self, code: str, message: str, client_id: str | None, **extra: Any) -> None:
-        error = {"type": "error", "client_id": client_id, "error": code, "message": message}
-        await self.send_json({**error, **extra})
+    async def send_error(self, error: ServiceError, client_id: str | None) -> None:
+        """Answer the message ``client_id`` names (None: none, or unreadable) with ``error``."""
+        await self.send_json(error_frame(error, client_id=client_id))

@@ -7,7 +7,7 @@ slug and rules are read-only and they cannot be deleted. A rule set some table u
 by the database (``on_delete=PROTECT``), and the admin's delete page lists the tables in the way.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
@@ -55,7 +55,7 @@ class RuleSetForm(forms.ModelForm):
         fields = ["slug", "name", "description", *RULE_FIELDS]
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().clean()
+        data: dict[str, Any] = super().clean() or {}
         if not all(name in data for name in RULE_FIELDS):
             return data  # a field is already in error, or read-only (a preset)
         try:
@@ -121,7 +121,7 @@ class RuleSetAdmin(admin.ModelAdmin):
 
     def get_prepopulated_fields(
         self, request: HttpRequest, obj: RuleSet | None = None
-    ) -> dict[str, list[str]]:
+    ) -> dict[str, Sequence[str]]:
         # Only a new set's slug follows its name; a saved slug is in links and API calls.
         return {"slug": ["name"]} if obj is None else {}
 
@@ -185,7 +185,7 @@ class HiddenInPlay(admin.ModelAdmin):
 
 class SeatInline(admin.TabularInline):
     model = Seat
-    fields = ["position", "user", "joined_at", "connections"]
+    fields = ("position", "user", "joined_at", "connections")
     readonly_fields = fields
     extra = 0
     can_delete = False

@@ -20,6 +20,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import signed_in
 from accounts.serializers import ErrorOutput
 from games import clock_services, services
 from games.errors import TableError
@@ -87,11 +88,11 @@ class TableOutput(serializers.Serializer):
 
 class TableInput(serializers.Serializer):
     ruleset = serializers.CharField(default="standard")
-    seats = serializers.JSONField(default=4)
+    seats = serializers.JSONField(default=4)  # type: ignore[arg-type]  # any JSON default
     rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
     turn_seconds = serializers.JSONField(default=None)
     time_bank_seconds = serializers.JSONField(default=None, help_text="0 to 3,600")
-    rated = serializers.JSONField(default=True)
+    rated = serializers.JSONField(default=True)  # type: ignore[arg-type]  # any JSON default
     club = serializers.JSONField(
         default=None, help_text="A club's slug: only its members sit; rated results count there"
     )
@@ -115,11 +116,6 @@ class TableApi(APIView):
         if self.request.method in ("GET", "HEAD", "OPTIONS"):
             return [AllowAny()]
         return [IsAuthenticated()]
-
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, TableError):
-            return Response(exc.to_dict(), status=exc.status)
-        return super().handle_exception(exc)
 
     @staticmethod
     def viewer(request: Request) -> str | None:
@@ -162,7 +158,7 @@ class TableListApi(TableApi):
         data.is_valid(raise_exception=True)
         body = data.validated_data
         table = services.table_create(
-            creator=request.user,
+            creator=signed_in(request),
             ruleset=body["ruleset"],
             seats=body["seats"],
             overrides=body["rules"],
@@ -186,7 +182,7 @@ class SeatCallApi(TableApi):
     call: Any = None  # the service, e.g. services.table_join
 
     def post(self, request: Request, table_id: int) -> Response:
-        table = type(self).call(table_id=table_id, user=request.user)
+        table = type(self).call(table_id=table_id, user=signed_in(request))
         return self.table_answer(request, table)
 
 
@@ -270,13 +266,13 @@ class TableActionApi(TableApi):
         body = data.validated_data
         result = services.table_apply_action(
             table_id=table_id,
-            user=request.user,
+            user=signed_in(request),
             action=body["action"],
             version=body["version"],
             client_id=body["client_id"],
         )
         table = result.table
-        view = view_for(table, result.state, result.seats, request.user.username)
+        view = view_for(table, result.state, result.seats, signed_in(request).username)
         return Response({"version": result.version, "view": view})
 
 

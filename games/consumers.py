@@ -21,13 +21,8 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from django.db import DatabaseError
 
-from config.unavailable import (
-    CLOSE_TRY_AGAIN,
-    MESSAGE,
-    RETRY_AFTER_SECONDS,
-    UNAVAILABLE,
-    is_unavailable,
-)
+from config.errors import ServiceError
+from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
 from games import clock_services, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
@@ -200,12 +195,6 @@ class TableConsumer(RateLimitedConsumer):
         self.last_frame = frame
         await self.send_json(frame)
 
-    async def _send_error(
-        self, code: str, message: str, client_id: str | None, **extra: Any
-    ) -> None:
-        error = {"type": "error", "client_id": client_id, "error": code, "message": message}
-        await self.send_json({**error, **extra})
-
     # --- client to server ------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -213,18 +202,18 @@ class TableConsumer(RateLimitedConsumer):
         if await self.refused(text_data, bytes_data):
             return
         if text_data is None:
-            await self._send_error(BAD_REQUEST, "messages are JSON text frames", None)
+            await self.send_error(TableError(BAD_REQUEST, "messages are JSON text frames"), None)
             return
         try:
             content = json.loads(text_data)
         except (ValueError, RecursionError):
-            await self._send_error(BAD_REQUEST, "a message must be valid JSON", None)
+            await self.send_error(TableError(BAD_REQUEST, "a message must be valid JSON"), None)
             return
         await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self._send_error(BAD_REQUEST, "a message must be a JSON object", None)
+            await self.send_error(TableError(BAD_REQUEST, "a message must be a JSON object"), None)
             return
         client_id = content.get("client_id")
         client_id = client_id if isinstance(client_id, str) else None
@@ -237,7 +226,9 @@ class TableConsumer(RateLimitedConsumer):
             elif kind == "back":
                 await self._back(client_id)
             else:
-                await self._send_error(BAD_REQUEST, "type: must be action, back or sync", client_id)
+                await self.send_error(
+                    TableError(BAD_REQUEST, "type: must be action, back or sync"), client_id
+                )
         except DatabaseError as exc:
             await self._unavailable(exc, client_id)
 
@@ -247,14 +238,14 @@ class TableConsumer(RateLimitedConsumer):
         fault and raised. The transaction was rolled back and the socket stays open."""
         if not is_unavailable(exc):
             raise exc
-        await self._send_error(UNAVAILABLE, MESSAGE, client_id, retry_after=RETRY_AFTER_SECONDS)
+        await self.send_error(unavailable_error(), client_id)
 
     async def _resync(self) -> None:
         """A fresh ``state``; the seat is looked up again, in case it changed unannounced."""
         try:
             seated = await _db(_is_seated)(self.table_id, self.user)
-        except TableError as exc:
-            await self._send_error(exc.code, exc.message, None, **exc.extra)
+        except ServiceError as exc:
+            await self.send_error(exc, None)
             return
         if seated != self.seated:
             await self._leave()
@@ -266,18 +257,22 @@ class TableConsumer(RateLimitedConsumer):
         reaches everyone by the push after its commit; a player who was not absent changes
         nothing, so nothing is sent."""
         if self.user is None:
-            await self._send_error(NOT_SEATED, "log in and take a seat to play", client_id)
+            await self.send_error(
+                TableError(NOT_SEATED, "log in and take a seat to play"), client_id
+            )
             return
         try:
             await _db(clock_services.table_back)(table_id=self.table_id, user=self.user)
-        except TableError as exc:
-            await self._send_error(exc.code, exc.message, client_id, **exc.extra)
+        except ServiceError as exc:
+            await self.send_error(exc, client_id)
 
     async def _act(self, content: dict[str, Any], client_id: str | None) -> None:
         """The same service as ``POST /api/tables/{id}/actions/``. The new state reaches
         everyone, the sender too, by the pushes after its commit."""
         if self.user is None:
-            await self._send_error(NOT_SEATED, "log in and take a seat to play", client_id)
+            await self.send_error(
+                TableError(NOT_SEATED, "log in and take a seat to play"), client_id
+            )
             return
         try:
             result = await _db(services.table_apply_action)(
@@ -287,8 +282,8 @@ class TableConsumer(RateLimitedConsumer):
                 version=content.get("version"),
                 client_id=content.get("client_id"),
             )
-        except TableError as exc:
-            await self._send_error(exc.code, exc.message, client_id, **exc.extra)
+        except ServiceError as exc:
+            await self.send_error(exc, client_id)
             return
         if result.repeated:
             # Nothing changed, so nothing is pushed: answer the sender alone, as the first time.

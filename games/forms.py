@@ -63,7 +63,9 @@ class TableForm(forms.Form):
         if user is not None and user.is_authenticated:
             clubs = Club.objects.filter(memberships__user=user)
         if clubs.exists():
-            self.fields["club"].queryset = clubs
+            club = self.fields["club"]
+            assert isinstance(club, forms.ModelChoiceField)
+            club.queryset = clubs
         else:
             del self.fields["club"]
 

@@ -229,7 +229,9 @@ def _write_result(
         }
         for p in (decided if decided is not None else placements(state))
     ]
-    winner = table.state["winner"] or ""
+    snapshot = table.state
+    assert snapshot is not None and table.finished_at is not None  # _record saved the end
+    winner = snapshot["winner"] or ""
     if decided is not None:
         firsts = [r["player"] for r in rows if r["place"] == 1]
         winner = firsts[0] if len(firsts) == 1 else ""
@@ -238,7 +240,7 @@ def _write_result(
         winner=winner,
         ended=ended or state.ended or "target",
         placements=rows,
-        hands=table.state["hands"],
+        hands=snapshot["hands"],
         finished_at=table.finished_at,
     )
     timers.on_commit_finalize(table)

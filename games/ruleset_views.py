@@ -4,8 +4,11 @@ No login is needed anywhere here: anyone choosing a table, and any bot, may read
 Presets come first (the model's ordering).
 """
 
+from __future__ import annotations
+
 from typing import Any
 
+from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -37,11 +40,18 @@ def ruleset_page(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "games/ruleset_detail.html", context)
 
 
+def _rule_field(name: str) -> Field[Any, Any]:
+    """A rule field of the model (every one is a plain column, never a relation)."""
+    field = RuleSet._meta.get_field(name)
+    assert isinstance(field, Field)
+    return field
+
+
 def _field_rows(ruleset: RuleSet) -> list[dict[str, Any]]:
     """One row per rule field: its name, label, value as a reader says it, and help text."""
     rows = []
     for name in RULE_FIELDS:
-        field = RuleSet._meta.get_field(name)
+        field = _rule_field(name)
         rows.append(
             {
                 "name": name,
@@ -55,7 +65,7 @@ def _field_rows(ruleset: RuleSet) -> list[dict[str, Any]]:
 
 def _shown(ruleset: RuleSet, name: str) -> str:
     value = getattr(ruleset, name)
-    if RuleSet._meta.get_field(name).choices:
+    if _rule_field(name).choices:
         return str(getattr(ruleset, f"get_{name}_display")())
     if isinstance(value, bool):
         return "Yes" if value else "No"

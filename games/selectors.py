@@ -154,7 +154,7 @@ def table_payload(
         "time_bank_seconds": table.time_bank_seconds,
         "clock": table_clock(table),
         "rated": table.rated,
-        "club": table.club.slug if table.club_id else None,
+        "club": table.club.slug if table.club else None,
         "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
     }
@@ -186,6 +186,7 @@ def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> Ga
         return mark_absent(state, event.player).state
     if event.kind in (TableEvent.Kind.PAUSE, TableEvent.Kind.RESUME, TableEvent.Kind.ADJUDICATE):
         return state  # the clock's or the result's, not the position's
+    assert event.action is not None  # every ``action`` row logs the action it applied
     return apply(state, event.player, event.action).state
 
 

@@ -56,18 +56,19 @@ class Pool(models.Model):
 
     @property
     def key(self) -> str:
-        """``global``, ``ruleset:<slug>`` or ``club:<slug>``: how commands and pages name it."""
-        if self.kind == self.Kind.RULESET:
+        """``global``, ``ruleset:<slug>`` or ``club:<slug>``: how commands and pages name it.
+        (The check constraint ties the kind to the one key that is set.)"""
+        if self.ruleset is not None:
             return f"ruleset:{self.ruleset.slug}"
-        if self.kind == self.Kind.CLUB:
+        if self.club is not None:
             return f"club:{self.club.slug}"
         return "global"
 
     @property
     def label(self) -> str:
-        if self.kind == self.Kind.RULESET:
+        if self.ruleset is not None:
             return f"{self.ruleset.name} rules"
-        if self.kind == self.Kind.CLUB:
+        if self.club is not None:
             return self.club.name
         return "Everyone"
 

@@ -21,6 +21,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import Club, User
+from config.errors import ServiceError
 from games.models import RuleSet, Seat, Table
 from ratings.compute import bucket
 from ratings.elo import PROVISIONAL_GAMES
@@ -29,14 +30,8 @@ from ratings.models import Pool, Rating, RatingBucket, RatingChange
 PERIODS = ("all", "month")
 
 
-class BoardError(ValueError):
+class BoardError(ServiceError):
     """A leaderboard asked for with a pool or filter that does not exist."""
-
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
 
 
 @dataclass(frozen=True)
@@ -269,7 +264,7 @@ def rating_history(choice: PoolChoice, user: User, limit: int) -> list[dict[str,
         return []
     changes = choice.pool.changes.filter(user=user).order_by("-game_id")[:limit]
     rows = changes.values("table_id", "at", "before", "after", "place", "table_size", "k")
-    return list(reversed(list(rows)))
+    return [dict(row) for row in reversed(list(rows))]
 
 
 def placement_stats(choice: PoolChoice, user: User) -> list[dict[str, object]]:

@@ -31,7 +31,12 @@ def lock_ledger() -> Pool:
 
 
 def pool_for(kind: str, *, ruleset_id: int | None = None, club_id: int | None = None) -> Pool:
-    pool, _ = Pool.objects.get_or_create(kind=kind, ruleset_id=ruleset_id, club_id=club_id)
+    # None looks a key up as NULL (the global pool has neither); the stubs want a value.
+    pool, _ = Pool.objects.get_or_create(
+        kind=kind,
+        ruleset_id=ruleset_id,  # type: ignore[misc]
+        club_id=club_id,  # type: ignore[misc]
+    )
     return pool
 
 
@@ -131,6 +136,7 @@ def write_changes(rated: RatedGame, changes: Sequence[Change]) -> None:
 
 
 def change_row(game_id: int, table_id: int, c: Change) -> RatingChange:
+    assert c.after.last_played_at is not None  # the game that made the change was played then
     return RatingChange(
         game_id=game_id,
         table_id=table_id,

@@ -154,7 +154,7 @@ def not_on_board(board: Board, query: str) -> str:
     return f"{user.username} is not on this board with these filters (period, minimum games)."
 
 
-def leaderboard_csv(request: HttpRequest) -> HttpResponse:
+def leaderboard_csv(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """The whole filtered board as CSV (rank, username, rating, games, provisional), streamed."""
     try:
         board = page_board(request.GET)

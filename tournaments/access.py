@@ -71,7 +71,7 @@ def register_table_managers() -> None:
 def event_pool(tournament: Tournament) -> PoolChoice:
     """The pool an event seeds by and gates entry on: its club's, else its rule preset's, else
     the global pool."""
-    if tournament.club_id is not None:
+    if tournament.club is not None:
         return pool_choice(club=tournament.club.slug)
     if tournament.ruleset.is_preset:
         return pool_choice(ruleset=tournament.ruleset.slug)

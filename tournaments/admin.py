@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.contrib import admin, messages
@@ -24,9 +24,11 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from accounts.auth import signed_in
+from config.errors import ServiceError
 from games.admin import ViewOnlyAdmin
 from tournaments import organizer, services
-from tournaments.errors import EventError
+from tournaments.audit import audit
 from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
 
 #: What the admin shows of an event, grouped.
@@ -107,7 +109,7 @@ class TournamentForm(forms.ModelForm):
         ]
 
     def clean(self) -> dict[str, Any]:
-        data: dict[str, Any] = super().clean()
+        data: dict[str, Any] = super().clean() or {}
         if self.errors:
             return data  # a field is in error already
         probe = copy.copy(self.instance)  # the event as it would be saved, unsaved
@@ -117,7 +119,7 @@ class TournamentForm(forms.ModelForm):
                 setattr(probe, name, value)
         try:
             services.check_event(probe)
-        except EventError as exc:
+        except ServiceError as exc:
             raise ValidationError(exc.message) from None
         return data
 
@@ -147,8 +149,8 @@ def _each_event(
     count = 0
     for pk, name in events.order_by("pk").values_list("pk", "name"):
         try:
-            call(event_id=pk, actor=request.user)
-        except EventError as exc:
+            call(event_id=pk, actor=signed_in(request))
+        except ServiceError as exc:
             model_admin.message_user(request, f"{name}: {exc.message}", messages.ERROR)
         else:
             count += 1
@@ -180,7 +182,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "resume_events",
         "cancel_events",
     ]
-    fieldsets = FIELDSETS
+    fieldsets = cast(Any, FIELDSETS)  # the stubs type fieldsets as a TypedDict of options
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is not None and obj.status not in NOT_STARTED:
@@ -189,12 +191,12 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if not change:
-            obj.created_by = request.user
+            obj.created_by = signed_in(request)
         super().save_model(request, obj, form, change)
         if change:
-            services.audit(obj, request.user, "edit", {"fields": sorted(form.changed_data)})
+            audit(obj, signed_in(request), "edit", {"fields": sorted(form.changed_data)})
         else:
-            services.audit(obj, request.user, "create", {"format": obj.format})
+            audit(obj, signed_in(request), "create", {"format": obj.format})
 
     @admin.display(description="Standings")
     def standings_table(self, obj: Tournament) -> SafeString | str:
@@ -239,6 +241,20 @@ class TournamentAdmin(admin.ModelAdmin):
         _each_event(self, request, queryset, _cancel, "Cancelled")
 
 
+ENTRY_FIELDS = (
+    "tournament",
+    "user",
+    "status",
+    "hand_seed",
+    "seed",
+    "rating",
+    "registered_at",
+    "checked_in_at",
+    "left_at",
+    "reason",
+)
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
     """Players enter through the services (the event's conditions); the organizer's seed for
@@ -249,19 +265,8 @@ class EntryAdmin(admin.ModelAdmin):
     list_filter = ["status", "tournament"]
     list_select_related = ["user", "tournament"]
     search_fields = ["user__username", "tournament__name"]
-    fields = [
-        "tournament",
-        "user",
-        "status",
-        "hand_seed",
-        "seed",
-        "rating",
-        "registered_at",
-        "checked_in_at",
-        "left_at",
-        "reason",
-    ]
-    readonly_fields = [f for f in fields if f != "hand_seed"]
+    fields = ENTRY_FIELDS
+    readonly_fields = tuple(f for f in ENTRY_FIELDS if f != "hand_seed")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -293,7 +298,7 @@ class RoundTableColumns:
 
 class RoundTableInline(RoundTableColumns, ViewOnlyInline):
     model = RoundTable
-    fields = ["index", "key", "seated", "game", "adjudicated", "finished_at"]
+    fields = ("index", "key", "seated", "game", "adjudicated", "finished_at")
     readonly_fields = fields
 
 
@@ -312,7 +317,7 @@ class RoundTableAdmin(RoundTableColumns, ViewOnlyAdmin):
     list_filter = ["round__status"]
     list_select_related = ["round__tournament"]
     search_fields = ["round__tournament__name", "key"]
-    fields = ["round", "index", "key", "seated", "points", "game", "adjudicated", "finished_at"]
+    fields = ("round", "index", "key", "seated", "points", "game", "adjudicated", "finished_at")
     readonly_fields = fields
 
 
@@ -333,7 +338,9 @@ class AnnouncementAdmin(admin.ModelAdmin):
         if change:
             super().save_model(request, obj, form, change)
             return
-        note = organizer.announce(event_id=obj.tournament_id, text=obj.text, actor=request.user)
+        note = organizer.announce(
+            event_id=obj.tournament_id, text=obj.text, actor=signed_in(request)
+        )
         # The admin goes on with its own object (its log entry, the redirect): make it the note.
         obj.pk, obj.text, obj.author = note.pk, note.text, note.author
         obj.created_at = note.created_at

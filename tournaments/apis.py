@@ -24,6 +24,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.auth import signed_in
 from accounts.serializers import ErrorOutput
 from tournaments import entries, organizer, services
 from tournaments import serializers as s
@@ -71,11 +72,6 @@ class EventApi(APIView):
             return [AllowAny()]
         return [IsAuthenticated()]
 
-    def handle_exception(self, exc: Exception) -> Response:
-        if isinstance(exc, EventError):
-            return Response(exc.to_dict(), status=exc.status)
-        return super().handle_exception(exc)
-
     def event(self, request: Request, slug: str) -> Tournament:
         return event_get(slug, request.user)
 
@@ -108,8 +104,8 @@ class EventListApi(EventApi):
         data = s.EventInput(data=request.data)
         data.is_valid(raise_exception=True)
         fields = dict(data.validated_data)
-        require_creator(request.user, fields["club"])
-        event = services.event_create(created_by=request.user, **fields)
+        require_creator(signed_in(request), fields["club"])
+        event = services.event_create(created_by=signed_in(request), **fields)
         return self.event_answer(request, event.slug, status.HTTP_201_CREATED)
 
 
@@ -176,7 +172,7 @@ class EventCallApi(EventApi):
 
     def post(self, request: Request, slug: str) -> Response:
         event = self.event(request, slug)
-        who = {"user" if self.player else "actor": request.user}
+        who = {"user" if self.player else "actor": signed_in(request)}
         type(self).call(event_id=event.pk, **who, **self.arguments(request))
         return self.event_answer(request, slug)
 
@@ -278,7 +274,7 @@ class AnnounceApi(EventApi):
         data = s.AnnouncementInput(data=request.data)
         data.is_valid(raise_exception=True)
         note = organizer.announce(
-            event_id=event.pk, text=data.validated_data["text"], actor=request.user
+            event_id=event.pk, text=data.validated_data["text"], actor=signed_in(request)
         )
         row = {"id": note.pk, "text": note.text, "author": note.author.username}
         return Response(
@@ -299,7 +295,7 @@ class EntryRemoveApi(EventApi):
         entry = organizer.entry_remove(
             event_id=event.pk,
             entry_id=entry_id,
-            actor=request.user,
+            actor=signed_in(request),
             disqualify=self.disqualify,
             reason=data.validated_data["reason"],
         )
@@ -344,7 +340,7 @@ class AdjudicateApi(EventApi):
             round_table_id=round_table_id,
             places=data.validated_data["places"],
             reason=data.validated_data["reason"],
-            actor=request.user,
+            actor=signed_in(request),
         )
         row = table_row(round_table_get(event.pk, round_table_id), entry_names(event))
         return Response(s.RoundTableOutput(row).data)
@@ -371,7 +367,7 @@ class ReseatApi(RoundCallApi):
             event_id=event.pk,
             round_id=round_id,
             tables=data.validated_data["tables"],
-            actor=request.user,
+            actor=signed_in(request),
         )
         return self.round_answer(event, round_id)
 
@@ -385,5 +381,5 @@ class RoundStartApi(RoundCallApi):
     )
     def post(self, request: Request, slug: str, round_id: int) -> Response:
         event = self.event(request, slug)
-        organizer.round_start(event_id=event.pk, round_id=round_id, actor=request.user)
+        organizer.round_start(event_id=event.pk, round_id=round_id, actor=signed_in(request))
         return self.round_answer(event, round_id)

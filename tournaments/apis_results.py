@@ -9,6 +9,7 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.auth import signed_in
 from tournaments import serializers as s
 from tournaments.apis import _CALL_ERRORS, EventApi
 from tournaments.errors import EventError
@@ -42,7 +43,7 @@ class ResultApi(EventApi):
             event_id=event.pk,
             round_table_id=round_table_id,
             hands=data.validated_data["hands"],
-            actor=request.user,
+            actor=signed_in(request),
         )
         row = table_row(round_table_get(event.pk, round_table_id), entry_names(event))
         return Response(s.RoundTableOutput(row).data)

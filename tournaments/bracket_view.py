@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from games.models import Table
-from tournaments.format_inputs import entrants_of, gone_of, played_of, settings_of
+from tournaments.format_inputs import entrants_of, gone_of, played_of, result_of, settings_of
 from tournaments.formats import (
     FormatError,
     PlayedRound,
     RoundPlan,
     Seating,
-    TableResult,
     get_format,
 )
 from tournaments.models import RoundTable, Tournament
@@ -70,7 +69,7 @@ def played_so_far(event: Tournament) -> list[PlayedRound]:
         tuple(Seating(tuple(t.players), t.key) for t in done),
         tuple(current.byes),
     )
-    results = tuple(TableResult(tuple(t.players), tuple(t.places), tuple(t.points)) for t in done)
+    results = tuple(result_of(t) for t in done)
     return [*played, PlayedRound(plan, results)]
 
 

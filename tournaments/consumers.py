@@ -13,7 +13,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from config.unavailable import is_unavailable, unavailable_body
+from config.errors import BAD_REQUEST, error_frame
+from config.unavailable import is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
 from tournaments.errors import EventError
 from tournaments.models import Tournament
@@ -90,11 +91,9 @@ class EventConsumer(RateLimitedConsumer):
                 if not is_unavailable(exc):
                     raise
                 # Retryable, and the socket stays open (config.unavailable).
-                await self.send_json({"type": "error", **unavailable_body()})
+                await self.send_json(error_frame(unavailable_error()))
             return
-        await self.send_json(
-            {"type": "error", "error": "bad_request", "message": "type: must be sync"}
-        )
+        await self.send_json(error_frame(EventError(BAD_REQUEST, "type: must be sync")))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if await self.refused(text_data, bytes_data):
@@ -102,6 +101,4 @@ class EventConsumer(RateLimitedConsumer):
         try:
             await super().receive(text_data=text_data, bytes_data=bytes_data)
         except ValueError:  # not JSON
-            await self.send_json(
-                {"type": "error", "error": "bad_request", "message": "a message must be JSON"}
-            )
+            await self.send_json(error_frame(EventError(BAD_REQUEST, "a message must be JSON")))

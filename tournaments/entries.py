@@ -50,7 +50,7 @@ def check_conditions(event: Tournament, user: User) -> None:
     """:raises EventError: ``not_eligible`` naming the first condition ``user`` does not meet."""
     if (
         event.members_only
-        and not ClubMembership.objects.filter(club_id=event.club_id, user=user).exists()
+        and not ClubMembership.objects.filter(club=event.club, user=user).exists()
     ):
         raise not_eligible(f"only members of {event.club} may enter")
     rating, games = rating_and_games(event_pool(event), user)

@@ -1,19 +1,12 @@
-"""The one error type of the event services, answered as ``{"error", "message"}``."""
+"""The event services' refusals: ``ServiceError``s (``config.errors``) with the protocol's codes."""
 
 from __future__ import annotations
 
+from config.errors import ServiceError
 
-class EventError(Exception):
-    """A refused call: a protocol-style ``code``, a ``message`` and the HTTP ``status``."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.status = status
-
-    def to_dict(self) -> dict[str, str]:
-        return {"error": self.code, "message": self.message}
+class EventError(ServiceError):
+    """A refused call to an event service."""
 
 
 def forbidden(message: str) -> EventError:

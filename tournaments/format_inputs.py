@@ -4,8 +4,10 @@ players who have left, the rounds played)."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from tournaments.formats import Entrant, PlayedRound, RoundPlan, Seating, Settings, TableResult
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, RoundTable, Tournament
 
 
 def settings_of(event: Tournament) -> Settings:
@@ -23,7 +25,10 @@ def settings_of(event: Tournament) -> Settings:
 def entrants_of(event: Tournament) -> list[Entrant]:
     """The seeded entries, best seed first."""
     rows = event.entries.filter(seed__isnull=False).values_list("pk", "seed", "rating")
-    return [Entrant(pk, seed, rating or 0.0) for pk, seed, rating in rows.order_by("seed")]
+    # ``seed`` is not NULL here (the filter), which the row's type cannot say.
+    return [
+        Entrant(pk, cast(int, seed), rating or 0.0) for pk, seed, rating in rows.order_by("seed")
+    ]
 
 
 #: Entries that have left a running event for good: the formats pair and seat them no more.
@@ -42,13 +47,16 @@ def played_of(event: Tournament) -> list[PlayedRound]:
     return [
         PlayedRound(
             plan_of(r),
-            tuple(
-                TableResult(tuple(t.players), tuple(t.places), tuple(t.points))
-                for t in r.tables.all()
-            ),
+            tuple(result_of(t) for t in r.tables.all()),
         )
         for r in rounds
     ]
+
+
+def result_of(table: RoundTable) -> TableResult:
+    """A table whose result is in, as the format reads it."""
+    assert table.places is not None and table.points is not None, f"{table} has no result"
+    return TableResult(tuple(table.players), tuple(table.places), tuple(table.points))
 
 
 def plan_of(round_: Round) -> RoundPlan:

@@ -9,6 +9,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import Club
+from config.errors import ServiceError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.models import RuleSet
 from tournaments.errors import EventError
@@ -123,6 +124,7 @@ class EventForm(forms.Form):
         """``clubs``: those the creator organizes; only staff may leave the club empty."""
         super().__init__(*args, **kwargs)
         field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
         field.queryset = clubs if clubs is not None else Club.objects.none()
         field.required = not staff
         field.empty_label = "No club" if staff else None
@@ -158,7 +160,7 @@ class EventForm(forms.Form):
         read = FORMAT_OPTIONS.get(data["format"], ())
         return {n: v for n, v in chosen.items() if n in read and v != defaults[n]}
 
-    def refused(self, exc: EventError) -> None:
+    def refused(self, exc: ServiceError) -> None:
         """Show a service's refusal on the field it names (``"turn_seconds: ..."``)."""
         field, _, rest = exc.message.partition(": ")
         if field in self.fields and rest:

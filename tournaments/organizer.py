@@ -120,15 +120,13 @@ def round_table_adjudicate(
 
     :raises EventError: ``forbidden`` (not an organizer, or one who plays at this table),
         ``not_found``, ``wrong_status``, ``bad_request``.
+    :raises TableError: the live game's refusal (``games.hosting.table_adjudicate``).
     """
     table = round_table_get(event_id, round_table_id)
     require_admin(actor, table.round.tournament)
     require_neutral(actor, table)
-    if table.table_id is not None and table.table.status == Table.Status.PLAYING:
-        try:
-            table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)
-        except TableError as exc:
-            raise EventError(exc.code, exc.message, exc.status) from None
+    if table.table is not None and table.table.status == Table.Status.PLAYING:
+        table_adjudicate(table_id=table.table.pk, places=places, actor=actor, reason=reason)
         _note_adjudication(event_id, table, places, actor, reason)
         return table
     with transaction.atomic():

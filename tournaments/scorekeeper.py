@@ -296,6 +296,7 @@ def _write_result(
         for n, place, score in standings(totals, names)
     ]
     firsts = [r["player"] for r in rows if r["place"] == 1]
+    assert game.finished_at is not None  # _finished_table made it finished
     return GameResult.objects.create(
         table=game,
         winner=firsts[0] if len(firsts) == 1 else "",

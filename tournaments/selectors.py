@@ -346,7 +346,8 @@ def results_rows(event: Tournament) -> list[list[Any]]:
     )
     for t in tables:
         points = t.points or [None] * len(t.players)
-        for pid, place, score in zip(t.players, t.places, points, strict=True):
+        places = t.places or []  # never empty: only tables with their result are read
+        for pid, place, score in zip(t.players, places, points, strict=True):
             rows.append(
                 [
                     t.round.number,

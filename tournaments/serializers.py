@@ -137,7 +137,7 @@ class StandingsOutput(serializers.Serializer):
 class SlotOutput(serializers.Serializer):
     username = serializers.CharField(allow_null=True)
     seed = serializers.IntegerField(allow_null=True)
-    source = serializers.CharField(help_text='"seed 4", "bye", "winner of W1-2", ...')
+    source = serializers.CharField(help_text='"seed 4", "bye", "winner of W1-2", ...')  # type: ignore[assignment]  # a field named as a Field attribute
     bye = serializers.BooleanField()
     won = serializers.BooleanField()
 
@@ -158,13 +158,13 @@ class MatchOutput(serializers.Serializer):
 
 
 class ColumnOutput(serializers.Serializer):
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a Field attribute
     matches = MatchOutput(many=True)
 
 
 class SideOutput(serializers.Serializer):
     side = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a Field attribute
     columns = ColumnOutput(many=True)
 
 

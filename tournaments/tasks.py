@@ -9,7 +9,7 @@ from celery import shared_task
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from tournaments.errors import EventError
+from config.errors import ServiceError
 from tournaments.models import Tournament
 from tournaments.services import (
     event_cancel,
@@ -45,7 +45,7 @@ def events_due() -> dict[str, int]:
         try:
             event_start(event_id=event.pk, actor=None)
             moved["started"] += 1
-        except EventError as exc:
+        except ServiceError as exc:
             logger.warning("event %s cannot start: %s", event.slug, exc.message)
             event_cancel(event_id=event.pk, actor=None, reason=exc.message)
             moved["cancelled"] += 1

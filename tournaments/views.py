@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config.errors import ServiceError
 from tournaments import entries, organizer, services
 from tournaments.errors import EventError
 from tournaments.forms import EventForm, parse_places, parse_seating
@@ -45,7 +46,7 @@ LIST_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finish
 def _event_or_404(request: HttpRequest, slug: str) -> Tournament:
     try:
         return event_get(slug, viewer_of(request))
-    except EventError as exc:
+    except ServiceError as exc:
         raise Http404(exc.message) from None
 
 
@@ -108,7 +109,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
             event = services.event_create(
                 created_by=user, name=data["name"], format=data["format"], **form.service_fields()
             )
-        except EventError as exc:
+        except ServiceError as exc:
             form.refused(exc)
         else:
             messages.success(request, f"{event.name} is created, in draft: open registration.")
@@ -195,7 +196,7 @@ def _run(request: HttpRequest, slug: str, call: Callable[[Tournament, Any], str]
         return redirect_to_login(event.get_absolute_url())
     try:
         messages.success(request, call(event, request.user))
-    except EventError as exc:
+    except ServiceError as exc:
         messages.error(request, exc.message[:1].upper() + exc.message[1:])
     return redirect(event)
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from accounts.models import Club, User
+from config.errors import ServiceError
 from games import finalization
 from games.hosting import table_adjudicate
 from tests.accounts.factories import UserFactory
 from tournaments.entries import entry_check_in, entry_register
-from tournaments.errors import EventError
 from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.services import (
     event_cancel,
@@ -149,9 +149,10 @@ def decide_round(event: Tournament, number: int, actor: User) -> None:
 
 def refused(
     code: str, status: int, call: Callable[..., Any], *args: Any, **kwargs: Any
-) -> EventError:
-    """``call(*args, **kwargs)`` is refused with ``code`` and ``status``."""
-    with pytest.raises(EventError) as caught:
+) -> ServiceError:
+    """``call(*args, **kwargs)`` is refused with ``code`` and ``status`` (by the event's services
+    or, for a live table, by the table's)."""
+    with pytest.raises(ServiceError) as caught:
         call(*args, **kwargs)
     assert (caught.value.code, caught.value.status) == (code, status), caught.value.message
     return caught.value

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.errors import EventError
+from config.errors import ServiceError
 from tournaments.models import FORMAT_CHOICES
 from tournaments.simulation import Plan, simulate, summary
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         )
         try:
             event = simulate(plan)
-        except EventError as exc:
+        except ServiceError as exc:
             raise CommandError(exc.message) from None
         result = summary(event)
         if options["json"]:
