@@ -24,7 +24,7 @@ from accounts.auth import signed_in
 from accounts.serializers import ErrorOutput
 from games import clock_services, services
 from games.errors import TableError
-from games.models import Table
+from games.models import Table, TableEvent
 from games.selectors import (
     seat_infos,
     table_get,
@@ -41,7 +41,7 @@ class StaleVersionOutput(ErrorOutput):
 
 class LogEntryOutput(serializers.Serializer):
     version = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=["start", "action", "deal", "timeout"])
+    kind = serializers.ChoiceField(choices=TableEvent.Kind.values)
     player = serializers.CharField(allow_null=True)
     actor = serializers.CharField(allow_null=True)
     action = serializers.JSONField(allow_null=True)

@@ -15,7 +15,7 @@ from games import clock, push, timers
 from games.engine.errors import FORBIDDEN, NOT_SEATED, WRONG_PHASE, EngineError
 from games.engine.timeout import apply_timeout, mark_back
 from games.errors import TableError
-from games.models import Table
+from games.models import Table, TableEvent
 from games.record import advance, lock_table, record_clock_change
 from games.selectors import table_state, utc_text
 
@@ -74,7 +74,14 @@ def table_enforce_deadline(
         late = round((now - due) / timedelta(milliseconds=1))
         data = {"deadline": utc_text(due), "late_ms": late, "by": by}
         mover = state.players[state.turn].name
-        advance(table, apply_timeout(state), actor=None, kind="timeout", player=mover, data=data)
+        advance(
+            table,
+            apply_timeout(state),
+            actor=None,
+            kind=TableEvent.Kind.TIMEOUT,
+            player=mover,
+            data=data,
+        )
     return True
 
 
@@ -113,7 +120,7 @@ def table_pause(*, table_id: int, user: User, every_table: bool = False) -> Tabl
         if table.paused_at is None:
             clock.pause(table, timezone.now())
             table.paused_by = user
-            record_clock_change(table, user, "pause", ["paused_at", "paused_by"])
+            record_clock_change(table, user, TableEvent.Kind.PAUSE, ["paused_at", "paused_by"])
             push.on_commit_table(table)
     return table
 
@@ -130,7 +137,9 @@ def table_resume(*, table_id: int, user: User, every_table: bool = False) -> Tab
         table = _managed(table_id, user, every_table)
         if table.paused_at is not None:
             clock.resume(table, timezone.now())
-            record_clock_change(table, user, "resume", ["paused_at", "turn_started_at", "deadline"])
+            record_clock_change(
+                table, user, TableEvent.Kind.RESUME, ["paused_at", "turn_started_at", "deadline"]
+            )
             timers.on_commit_timer(table)
             push.on_commit_table(table)
     return table
@@ -156,5 +165,5 @@ def table_back(*, table_id: int, user: User) -> Table:
         except EngineError as exc:
             raise TableError.from_engine(exc) from None
         if transition.events:
-            advance(table, transition, actor=user, kind="back")
+            advance(table, transition, actor=user, kind=TableEvent.Kind.BACK)
     return table

@@ -17,7 +17,7 @@ from games import push
 from games.engine.errors import BAD_REQUEST, NOT_SEATED, WRONG_PHASE
 from games.engine.timeout import mark_absent
 from games.errors import TableError
-from games.models import RuleSet, Seat, Table
+from games.models import RuleSet, Seat, Table, TableEvent
 from games.record import advance, lock_table, record_adjudication, start_game
 from games.selectors import table_state
 from games.services import table_create
@@ -81,7 +81,14 @@ def table_withdraw_player(*, table_id: int, player: User, actor: User, reason: s
         table.save(update_fields=["withdrawn"])
         transition = mark_absent(state, player.username)
         data = {"reason": reason} if reason else None
-        advance(table, transition, actor=actor, kind="withdraw", player=player.username, data=data)
+        advance(
+            table,
+            transition,
+            actor=actor,
+            kind=TableEvent.Kind.WITHDRAW,
+            player=player.username,
+            data=data,
+        )
     return table
 
 

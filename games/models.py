@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from games.engine.errors import ConfigError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
+from games.engine.state import Ended as EngineEnded
 from games.engine.state import GameState
 
 # Every field of the engine's configuration, in the engine's order.
@@ -327,10 +328,20 @@ class TableEvent(models.Model):
 class GameResult(models.Model):
     """How a finished game ended: placements (ties share a place), totals and every hand."""
 
+    class Ended(models.TextChoices):
+        """The engine's ways (``games.engine.state.Ended``) and the service's own: an organizer
+        decided the result, or a face-to-face game's result was entered."""
+
+        TARGET = EngineEnded.TARGET.value, "A total reached the target"
+        ABANDONED = EngineEnded.ABANDONED.value, "Abandoned: every player was absent"
+        ADJUDICATED = "adjudicated", "Adjudicated by an organizer"
+        ENTERED = "entered", "Entered: a face-to-face game's result"
+
     table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="result")
     winner = models.CharField(max_length=150, blank=True)
     ended = models.CharField(
         max_length=20,
+        choices=Ended.choices,
         help_text="target, abandoned, adjudicated, or entered (a face-to-face game's result).",
     )
     placements = models.JSONField(

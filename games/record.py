@@ -20,7 +20,7 @@ from games.engine.engine import Transition
 from games.engine.errors import BAD_REQUEST, ConfigError
 from games.engine.events import Event
 from games.engine.shuffle import commitment
-from games.engine.state import GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
+from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout
 from games.engine.views import full_state
 from games.errors import TableError
@@ -63,7 +63,7 @@ def start_game(table: Table) -> None:
     committed = commitment(seed)
     table.deals = [{"hand": 1, "commitment": committed, "seed": seed}]
     data = {"players": names, "hand": 1, "commitment": committed}
-    _record(table, None, state, kind="start", data=data, seed=seed)
+    _record(table, None, state, kind=TableEvent.Kind.START, data=data, seed=seed)
     timers.on_commit_timer(table)
 
 
@@ -74,7 +74,7 @@ def advance(
     actor: User | None,
     action: dict[str, Any] | None = None,
     client_id: object = None,
-    kind: str = "action",
+    kind: TableEvent.Kind = TableEvent.Kind.ACTION,
     player: str | None = None,
     seats: list[SeatInfo] | None = None,
     data: dict[str, Any] | None = None,
@@ -111,7 +111,14 @@ def _play_absent_turns(table: Table) -> None:
     ):
         mover = state.players[state.turn].name
         absent = {"absent": True}
-        _settle(table, apply_timeout(state), actor=None, kind="timeout", player=mover, data=absent)
+        _settle(
+            table,
+            apply_timeout(state),
+            actor=None,
+            kind=TableEvent.Kind.TIMEOUT,
+            player=mover,
+            data=absent,
+        )
         state = table_state(table)
 
 
@@ -120,7 +127,7 @@ def _settle(
     transition: Transition,
     *,
     actor: User | None,
-    kind: str,
+    kind: TableEvent.Kind,
     player: str,
     action: dict[str, Any] | None = None,
     client_id: str | None = None,
@@ -128,11 +135,11 @@ def _settle(
 ) -> None:
     state = transition.state
     data = dict(data or {})
-    over = state.phase in (HAND_OVER, GAME_OVER)
+    over = state.phase in (Phase.HAND_OVER, Phase.GAME_OVER)
     if over and table.deals:
         # The hand's seed is no longer secret: the log reveals it on the change that ended it.
         data["revealed"] = {"hand": state.hand_number, "seed": table.deals[-1]["seed"]}
-    if state.phase == GAME_OVER:
+    if state.phase == Phase.GAME_OVER:
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()  # saved with the snapshot by _record
     _record(
@@ -150,7 +157,7 @@ def _settle(
         return
     users = _users(table)  # one read for the hand's rows and, at the end, the game's
     _write_hand_result(table, users)
-    if state.phase == HAND_OVER:
+    if state.phase == Phase.HAND_OVER:
         _deal(table, state)
     else:
         _write_result(table, state, users)
@@ -163,7 +170,7 @@ def _deal(table: Table, state: GameState) -> None:
     committed = commitment(seed)
     table.deals = [*table.deals, {"hand": hand, "commitment": committed, "seed": seed}]
     data = {"hand": hand, "commitment": committed}
-    _record(table, None, dealt, kind="deal", data=data, seed=seed)
+    _record(table, None, dealt, kind=TableEvent.Kind.DEAL, data=data, seed=seed)
 
 
 def placements(state: GameState) -> list[dict[str, Any]]:
@@ -238,7 +245,7 @@ def _write_result(
     GameResult.objects.create(
         table=table,
         winner=winner,
-        ended=ended or state.ended or "target",
+        ended=ended or state.ended or GameResult.Ended.TARGET,
         placements=rows,
         hands=snapshot["hands"],
         finished_at=table.finished_at,
@@ -256,13 +263,13 @@ def record_adjudication(table: Table, actor: User, places: dict[str, int], reaso
     table.finished_at = timezone.now()
     table.deadline = None
     data = {"placements": places, "reason": reason}
-    _record(table, actor, state, kind="adjudicate", data=data)
+    _record(table, actor, state, kind=TableEvent.Kind.ADJUDICATE, data=data)
     scores = {p.name: p.score for p in state.players}
     order = sorted(state.names, key=lambda n: (places[n], -scores[n]))
     decided: list[dict[str, Any]] = [
         {"player": n, "place": places[n], "score": scores[n]} for n in order
     ]
-    _write_result(table, state, _users(table), decided=decided, ended="adjudicated")
+    _write_result(table, state, _users(table), decided=decided, ended=GameResult.Ended.ADJUDICATED)
     push.on_commit_table(table)
 
 
@@ -281,7 +288,7 @@ def _record(
     actor: User | None,
     state: GameState,
     *,
-    kind: str,
+    kind: TableEvent.Kind,
     player: str = "",
     action: dict[str, Any] | None = None,
     client_id: str | None = None,
@@ -330,7 +337,9 @@ RECORDED = [
 ]
 
 
-def record_clock_change(table: Table, actor: User, kind: str, fields: list[str]) -> None:
+def record_clock_change(
+    table: Table, actor: User, kind: TableEvent.Kind, fields: list[str]
+) -> None:
     """Log a change of the clock alone (a pause or a resume): a new version, so every client
     orders it among the game's changes, and a log row naming who made it; the game is as it
     was. ``fields`` are the clock fields the caller changed."""

@@ -20,14 +20,14 @@ from games.engine.engine import apply
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.rules import Rules
-from games.engine.state import GAME_OVER, GameState, deal_next_hand, new_game
+from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
 
 # Phases in which the current hand is over, so its seed is no longer secret.
-_OVER = ("hand_over", GAME_OVER)
+_OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +161,7 @@ def table_payload(
     return payload
 
 
-def tables_with_status(status: str = "waiting") -> QuerySet[Table]:
+def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:
     """Tables in ``status`` (by default those still gathering players: the lobby), newest
     first, with their seats and users loaded (``seat_infos(table.seat_set.all())``)."""
     return (

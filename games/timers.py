@@ -36,7 +36,11 @@ def send_timer(table_id: int, version: int, deadline: datetime) -> None:
 
 def on_commit_timer(table: Table) -> None:
     """After commit, the timer of the turn now running (none while paused or not playing)."""
-    if table.deadline is None or table.paused_at is not None or table.status != "playing":
+    if (
+        table.deadline is None
+        or table.paused_at is not None
+        or table.status != Table.Status.PLAYING
+    ):
         return
     args = (table.pk, table.version, table.deadline)
     transaction.on_commit(lambda: send_timer(*args), robust=True)

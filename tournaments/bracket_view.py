@@ -5,6 +5,7 @@ theirs by walkover) with usernames, seeds and each match's live table.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 from games.models import Table
@@ -130,15 +131,24 @@ def match_row(
     }
 
 
-def match_state(match: Any, game: Table | None, slots: list[dict[str, Any]]) -> str:
-    """``bye``, ``walkover`` (a player had left: the other went through without play), ``done``,
-    ``playing`` (its game is on), ``ready`` (both players known) or ``waiting``."""
+class MatchState(StrEnum):
+    """Where a bracket's match stands."""
+
+    BYE = "bye"
+    WALKOVER = "walkover"  # a player had left: the other went through without play
+    DONE = "done"
+    PLAYING = "playing"  # its game is on
+    READY = "ready"  # both players known
+    WAITING = "waiting"
+
+
+def match_state(match: Any, game: Table | None, slots: list[dict[str, Any]]) -> MatchState:
     if match.bye:
-        return "bye"
+        return MatchState.BYE
     if match.walkover:
-        return "walkover"
+        return MatchState.WALKOVER
     if match.winner is not None:
-        return "done"
+        return MatchState.DONE
     if game is not None and game.status == Table.Status.PLAYING:
-        return "playing"
-    return "ready" if all(s["username"] for s in slots) else "waiting"
+        return MatchState.PLAYING
+    return MatchState.READY if all(s["username"] for s in slots) else MatchState.WAITING

@@ -32,7 +32,7 @@ def entry_register(*, event_id: int, user: User) -> Entry:
         entry = Entry.objects.filter(tournament=event, user=user).first()
         if entry is not None and entry.status == Entry.Status.REGISTERED:
             return entry
-        _check_window(event, "registration", "registration")
+        _check_window(event, Status.REGISTRATION, "registration")
         check_conditions(event, user)
         taken = event.entries.filter(status=Entry.Status.REGISTERED).count()
         if event.max_players is not None and taken >= event.max_players:
@@ -62,13 +62,13 @@ def check_conditions(event: Tournament, user: User) -> None:
         raise not_eligible(f"entry needs at least {event.min_rated_games} rated games")
 
 
-def _check_window(event: Tournament, status: str, what: str) -> None:
+def _check_window(event: Tournament, status: Tournament.Status, what: str) -> None:
     if event.status != status:
         raise wrong_status(f"{what} is not open (the event is {event.get_status_display()})")
     now = timezone.now()
     opens, closes = (
         (event.registration_opens_at, event.registration_closes_at)
-        if status == "registration"
+        if status == Status.REGISTRATION
         else (event.check_in_opens_at, event.check_in_closes_at)
     )
     if opens is not None and now < opens:
@@ -89,7 +89,7 @@ def entry_check_in(*, event_id: int, user: User) -> Entry:
             return entry
         if entry.status != Entry.Status.REGISTERED:
             raise EventError("not_registered", "you are not registered for this event")
-        _check_window(event, "check_in", "check-in")
+        _check_window(event, Status.CHECK_IN, "check-in")
         entry.status = Entry.Status.CHECKED_IN
         entry.checked_in_at = timezone.now()
         entry.save(update_fields=["status", "checked_in_at"])

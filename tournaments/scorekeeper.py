@@ -39,6 +39,8 @@ from tournaments.locks import lock_event
 from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.selectors import round_table_get
 
+ENDED_TARGET, ENDED_ENTERED = GameResult.Ended.TARGET, GameResult.Ended.ENTERED
+
 #: One hand's entry: username -> {"table": points melded, "hand": points left in hand}.
 Hand = Mapping[str, Mapping[str, int]]
 
@@ -48,9 +50,6 @@ MAX_POINTS = 1_000
 
 #: A game at the club is never this long; a longer entry is a pasted mistake.
 MAX_HANDS = 200
-
-ENDED_TARGET = "target"
-ENDED_ENTERED = "entered"
 
 
 def bad(message: str) -> EventError:

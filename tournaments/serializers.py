@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from tournaments.bracket_view import MatchState
 from tournaments.models import FORMAT_CHOICES, Entry, Round, Tournament
 
 
@@ -149,7 +150,7 @@ class MatchOutput(serializers.Serializer):
     slots = SlotOutput(many=True)
     winner = serializers.CharField(allow_null=True)
     state = serializers.ChoiceField(
-        choices=["bye", "walkover", "done", "playing", "ready", "waiting"],
+        choices=[s.value for s in MatchState],
         help_text="walkover: a player had left the event, the other went through without play",
     )
     played_in = serializers.IntegerField(allow_null=True, help_text="The event round")

@@ -150,12 +150,12 @@ def _move(event_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> T
 
 def event_open_registration(*, event_id: int, actor: User | None) -> Tournament:
     """``draft`` to ``registration``. :raises EventError: ``forbidden``, ``wrong_status``."""
-    return _move(event_id, actor, ("draft",), "registration")
+    return _move(event_id, actor, (Status.DRAFT,), Status.REGISTRATION)
 
 
 def event_open_check_in(*, event_id: int, actor: User | None) -> Tournament:
     """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
-    return _move(event_id, actor, ("registration",), "check_in")
+    return _move(event_id, actor, (Status.REGISTRATION,), Status.CHECK_IN)
 
 
 def event_close_window(*, event_id: int, actor: User) -> Tournament:

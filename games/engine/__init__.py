@@ -6,11 +6,21 @@ state, the fair shuffle, and the replay tool. See RULES.md, PROTOCOL.md and
 docs/engine-decisions.md for the contract and every choice made where it is silent.
 """
 
-from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy, parse_action
+from .actions import (
+    Action,
+    ActionType,
+    Discard,
+    Draw,
+    DrawSource,
+    Layoff,
+    MeldAction,
+    Rummy,
+    parse_action,
+)
 from .cards import JOKER, Card, format_card, format_played, parse_card, parse_played
 from .engine import Transition, apply
 from .errors import ERROR_CODES, ConfigError, EngineError, IllegalAction, InvalidAction, StateError
-from .events import Event
+from .events import Event, EventType
 from .legal import legal_actions
 from .load import state_from_dict
 from .melds import Meld, TableCard
@@ -18,7 +28,7 @@ from .replay import ScenarioError, run_scenario
 from .rules import PRESETS, Rules
 from .scoring import card_value, hand_scores, hand_value, meld_points
 from .shuffle import commitment, shuffled_deck
-from .state import GameState, HandResult, PlayerState, Score, deal_next_hand, new_game
+from .state import Ended, GameState, HandResult, Phase, PlayerState, Score, deal_next_hand, new_game
 from .summary import rules_summary
 from .timeout import apply_timeout, mark_absent, mark_back, timeout_action
 from .views import full_state, player_view, public_view
@@ -28,12 +38,16 @@ __all__ = [
     "JOKER",
     "PRESETS",
     "Action",
+    "ActionType",
     "Card",
     "ConfigError",
     "Discard",
     "Draw",
+    "DrawSource",
+    "Ended",
     "EngineError",
     "Event",
+    "EventType",
     "GameState",
     "HandResult",
     "IllegalAction",
@@ -41,6 +55,7 @@ __all__ = [
     "Layoff",
     "Meld",
     "MeldAction",
+    "Phase",
     "PlayerState",
     "Rules",
     "Rummy",

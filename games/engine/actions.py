@@ -8,11 +8,29 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .cards import Card, format_card, format_played, parse_card, parse_played
 from .errors import InvalidAction
 from .melds import Played
+
+
+class ActionType(StrEnum):
+    """The ``type`` of an action object (PROTOCOL.md, "Actions")."""
+
+    DRAW = "draw"
+    MELD = "meld"
+    LAYOFF = "layoff"
+    DISCARD = "discard"
+    RUMMY = "rummy"
+
+
+class DrawSource(StrEnum):
+    """Where a draw takes from."""
+
+    STOCK = "stock"
+    DISCARD = "discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +46,17 @@ class Action(ABC):
 class Draw(Action):
     """Draw from the stock (``count`` 0) or ``count`` cards from the top of the discard pile."""
 
-    source: str
+    source: DrawSource
     count: int = 0
 
     def to_dict(self) -> dict[str, Any]:
-        if self.source == "stock":
-            return {"type": "draw", "source": "stock"}
-        return {"type": "draw", "source": "discard", "count": self.count}
+        if self.source == DrawSource.STOCK:
+            return {"type": ActionType.DRAW.value, "source": DrawSource.STOCK.value}
+        return {
+            "type": ActionType.DRAW.value,
+            "source": DrawSource.DISCARD.value,
+            "count": self.count,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +66,10 @@ class MeldAction(Action):
     cards: tuple[Played, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "meld", "cards": [format_played(c, s) for c, s in self.cards]}
+        return {
+            "type": ActionType.MELD.value,
+            "cards": [format_played(c, s) for c, s in self.cards],
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +81,7 @@ class Layoff(Action):
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "type": "layoff",
+            "type": ActionType.LAYOFF.value,
             "meld": self.meld,
             "cards": [format_played(c, s) for c, s in self.cards],
         }
@@ -69,7 +94,7 @@ class Discard(Action):
     card: Card
 
     def to_dict(self) -> dict[str, Any]:
-        return {"type": "discard", "card": format_card(self.card)}
+        return {"type": ActionType.DISCARD.value, "card": format_card(self.card)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +107,7 @@ class Rummy(Action):
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "type": "rummy",
+            "type": ActionType.RUMMY.value,
             "count": self.count,
             "melds": [{"cards": [format_played(c, s) for c, s in m]} for m in self.melds],
             "layoffs": [
@@ -113,16 +138,16 @@ def _played_list(value: object, what: str) -> tuple[Played, ...]:
 def _parse_draw(d: dict[str, Any]) -> Draw:
     _keys(d, {"type", "source", "count"}, "draw")
     source = d.get("source")
-    if source == "stock":
+    if source == DrawSource.STOCK:
         if "count" in d:
             raise InvalidAction("a draw from the stock takes no count")
-        return Draw("stock")
-    if source != "discard":
+        return Draw(DrawSource.STOCK)
+    if source != DrawSource.DISCARD:
         raise InvalidAction('source must be "stock" or "discard"')
     count = _int(d, "count") if "count" in d else 1
     if count < 1:
         raise InvalidAction("count must be at least 1")
-    return Draw("discard", count)
+    return Draw(DrawSource.DISCARD, count)
 
 
 def _parse_rummy(d: dict[str, Any]) -> Rummy:
@@ -152,7 +177,7 @@ def parse_action(data: object) -> Action:
     """An action from its protocol dict.
 
     >>> parse_action({"type": "draw", "source": "discard", "count": 3})
-    Draw(source='discard', count=3)
+    Draw(source=<DrawSource.DISCARD: 'discard'>, count=3)
     >>> parse_action({"type": "meld", "cards": ["7S", "8S", "*9S"]}).to_dict()
     {'type': 'meld', 'cards': ['7S', '8S', '*9S']}
     >>> parse_action({"type": "pass"})
@@ -165,17 +190,17 @@ def parse_action(data: object) -> Action:
     if not isinstance(data, dict):
         raise InvalidAction("an action must be a JSON object")
     kind = data.get("type")
-    if kind == "draw":
+    if kind == ActionType.DRAW:
         return _parse_draw(data)
-    if kind == "meld":
+    if kind == ActionType.MELD:
         _keys(data, {"type", "cards"}, "meld")
         return MeldAction(_played_list(data.get("cards"), "cards"))
-    if kind == "layoff":
+    if kind == ActionType.LAYOFF:
         _keys(data, {"type", "meld", "cards"}, "layoff")
         return Layoff(_int(data, "meld"), _played_list(data.get("cards"), "cards"))
-    if kind == "discard":
+    if kind == ActionType.DISCARD:
         _keys(data, {"type", "card"}, "discard")
         return Discard(parse_card(data.get("card")))
-    if kind == "rummy":
+    if kind == ActionType.RUMMY:
         return _parse_rummy(data)
     raise InvalidAction(f"unknown action type {kind!r}")

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
+from .actions import Action, Discard, Draw, DrawSource, Layoff, MeldAction, Rummy
 from .bot_base import Bot, Seed
 from .cards import Card
 from .legal import legal_actions
@@ -32,7 +32,7 @@ from .rules import Rules
 from .rummy import claim_cards, split_claim
 from .scoring import value_table
 from .search import all_melds, may_meld, melds_with, single_layoffs
-from .state import DRAW, GameState
+from .state import GameState, Phase
 
 __all__ = [
     "Bot",
@@ -136,7 +136,7 @@ class GreedyBot(Bot):
         actions = legal_actions(state, player)
         if not actions:
             raise ValueError(f"{player} has no legal action in phase {state.phase}")
-        if state.phase == DRAW:
+        if state.phase == Phase.DRAW:
             return self._draw(state, player, actions)
         return self._play(state, player, actions)
 
@@ -158,7 +158,7 @@ class GreedyBot(Bot):
         # The commonest actions are tested first: every bot observes every action, and a failed
         # isinstance against the actions' ABC costs a Python-level ``__instancecheck__``.
         if isinstance(action, Draw):
-            if action.source == "discard":
+            if action.source == DrawSource.DISCARD:
                 known.extend(before.discard[-action.count :])
         elif isinstance(action, Discard):
             _forget(known, [action.card])
@@ -215,10 +215,10 @@ class GreedyBot(Bot):
             a
             for a in actions
             if isinstance(a, Draw)
-            and a.source == "discard"
+            and a.source == DrawSource.DISCARD
             and (a.count > 1 or _may_help(state, state.discard[-1], hand))
         ]
-        best: Action = Draw("stock")
+        best: Action = Draw(DrawSource.STOCK)
         if not options:
             return best
         base_melded, base_score = _plan(state, list(hand))

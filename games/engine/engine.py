@@ -23,16 +23,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from . import errors as E
-from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy, parse_action
+from .actions import Action, Discard, Draw, DrawSource, Layoff, MeldAction, Rummy, parse_action
 from .cards import Card, format_card, format_played
 from .errors import IllegalAction, InvalidAction
-from .events import Event
+from .events import Event, EventType
 from .melds import Meld, MeldError, Played, build_meld, extend_meld
 from .rummy import apply_rummy
 from .scoring import end_hand
 from .search import required_play
 from .shuffle import reshuffled_stock
-from .state import DRAW, GAME_OVER, HAND_OVER, PLAY, GameState
+from .state import GameState, Phase
 from .turn import remove_cards
 
 
@@ -52,7 +52,7 @@ def apply(state: GameState, player: str, action: Action | dict[str, Any]) -> Tra
     >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
     >>> t = apply(g, "ann", {"type": "draw", "source": "stock"})
     >>> t.state.phase, t.events[0].to_dict()
-    ('play', {'type': 'drew', 'player': 'ann', 'source': 'stock'})
+    (<Phase.PLAY: 'play'>, {'type': 'drew', 'player': 'ann', 'source': 'stock'})
     >>> apply(g, "bob", {"type": "draw", "source": "stock"})
     Traceback (most recent call last):
     ...
@@ -73,18 +73,18 @@ def apply(state: GameState, player: str, action: Action | dict[str, Any]) -> Tra
 
 
 def _dispatch(state: GameState, seat: int, act: Action) -> tuple[GameState, tuple[Event, ...]]:
-    if state.phase == GAME_OVER:
+    if state.phase == Phase.GAME_OVER:
         raise IllegalAction(E.GAME_OVER, "the game is over")
     if isinstance(act, Rummy):
         return apply_rummy(state, seat, act)
-    if state.phase == HAND_OVER:
+    if state.phase == Phase.HAND_OVER:
         raise IllegalAction(E.WRONG_PHASE, "the hand is over; the next hand is not dealt yet")
     if seat != state.turn:
         raise IllegalAction(E.NOT_YOUR_TURN, f"it is {state.players[state.turn or 0].name}'s turn")
     if isinstance(act, Draw):
-        _phase(state, DRAW, "you have drawn already; meld, lay off or discard")
+        _phase(state, Phase.DRAW, "you have drawn already; meld, lay off or discard")
         return _draw(state, seat, act)
-    _phase(state, PLAY, "draw first")
+    _phase(state, Phase.PLAY, "draw first")
     if isinstance(act, MeldAction):
         return _meld(state, seat, act.cards)
     if isinstance(act, Layoff):
@@ -99,7 +99,7 @@ def _phase(state: GameState, phase: str, message: str) -> None:
 
 
 def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Event, ...]]:
-    if act.source == "stock":
+    if act.source == DrawSource.STOCK:
         return _draw_stock(state, seat)
     pile, count = state.discard, act.count
     if count > len(pile):
@@ -119,15 +119,19 @@ def _draw(state: GameState, seat: int, act: Draw) -> tuple[GameState, tuple[Even
         seat,
         player.with_hand(hand),
         discard=pile[:-count],
-        phase=PLAY,
+        phase=Phase.PLAY,
         required=required,
         drawn=None,
         taken=taken,
         last_discard_by=None,
         claimed=False,
     )
-    data = {"source": "discard", "count": count, "cards": [format_card(c) for c in taken]}
-    return new, (Event("drew", player.name, data),)
+    data = {
+        "source": DrawSource.DISCARD.value,
+        "count": count,
+        "cards": [format_card(c) for c in taken],
+    }
+    return new, (Event(EventType.DREW, player.name, data),)
 
 
 def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ...]]:
@@ -137,26 +141,28 @@ def _draw_stock(state: GameState, seat: int) -> tuple[GameState, tuple[Event, ..
         if state.rules.stock_out == "end" or len(state.discard) <= 1:
             ended = end_hand(state, None)
             return ended, (
-                Event("drew", name, {"source": "stock", "empty": True}),
+                Event(EventType.DREW, name, {"source": DrawSource.STOCK.value, "empty": True}),
                 *hand_end_events(ended),
             )
         k = state.reshuffles + 1
         stock = reshuffled_stock(state.seed, state.hand_number, k, state.discard[:-1])
         state = state.evolve(stock=tuple(stock), discard=state.discard[-1:], reshuffles=k)
-        events.append(Event("reshuffled", None, {"stock": len(stock), "reshuffles": k}))
+        events.append(Event(EventType.RESHUFFLED, None, {"stock": len(stock), "reshuffles": k}))
     card, player = state.stock[0], state.players[seat]
     new = state.with_player(
         seat,
         player.with_hand((*player.hand, card)),
         stock=state.stock[1:],
-        phase=PLAY,
+        phase=Phase.PLAY,
         required=None,
         drawn=card,
         taken=(),
         last_discard_by=None,
         claimed=False,
     )
-    events.append(Event("drew", name, {"source": "stock"}, {"card": format_card(card)}))
+    events.append(
+        Event(EventType.DREW, name, {"source": DrawSource.STOCK.value}, {"card": format_card(card)})
+    )
     return new, tuple(events)
 
 
@@ -166,7 +172,7 @@ def _meld(
     hand, melds, meld = _new_meld(state, seat, cards)
     required = _check_left(state, melds, hand, cards)
     data = {"meld": meld.id, "kind": meld.kind, "cards": _texts(cards)}
-    event = Event("melded", state.players[seat].name, data)
+    event = Event(EventType.MELDED, state.players[seat].name, data)
     return _put_down(state, seat, melds, hand, required, event)
 
 
@@ -174,7 +180,7 @@ def _layoff(state: GameState, seat: int, act: Layoff) -> tuple[GameState, tuple[
     hand, melds, meld = _extended(state, seat, act)
     required = _check_left(state, melds, hand, act.cards)
     data = {"meld": meld.id, "cards": _texts(act.cards)}
-    event = Event("laid_off", state.players[seat].name, data)
+    event = Event(EventType.LAID_OFF, state.players[seat].name, data)
     return _put_down(state, seat, melds, hand, required, event)
 
 
@@ -338,13 +344,13 @@ def _discard(state: GameState, seat: int, act: Discard) -> tuple[GameState, tupl
         player.with_hand(hand),
         discard=(*state.discard, act.card),
         turn=(seat + 1) % n,
-        phase=DRAW,
+        phase=Phase.DRAW,
         drawn=None,
         taken=(),
         last_discard_by=seat if state.rules.rummy_call else None,
         claimed=False,
     )
-    event = Event("discarded", player.name, {"card": format_card(act.card)})
+    event = Event(EventType.DISCARDED, player.name, {"card": format_card(act.card)})
     if not hand:
         ended = end_hand(new.evolve(last_discard_by=None), seat)
         return ended, (event, *hand_end_events(ended))
@@ -361,9 +367,19 @@ def hand_end_events(state: GameState) -> tuple[Event, ...]:
         for i, s in enumerate(result.scores)
     }
     events = [
-        Event("hand_ended", went, {"number": result.number, "went_out": went, "scores": scores})
+        Event(
+            EventType.HAND_ENDED,
+            went,
+            {"number": result.number, "went_out": went, "scores": scores},
+        )
     ]
-    if state.phase == GAME_OVER:
+    if state.phase == Phase.GAME_OVER:
         winner = None if state.winner is None else names[state.winner]
-        events.append(Event("game_ended", winner, {"winner": winner, "ended": state.ended}))
+        events.append(
+            Event(
+                EventType.GAME_ENDED,
+                winner,
+                {"winner": winner, "ended": None if state.ended is None else state.ended.value},
+            )
+        )
     return tuple(events)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .actions import Action, Discard, Draw, Layoff, MeldAction, Rummy
+from .actions import Action, Discard, Draw, DrawSource, Layoff, MeldAction, Rummy
 from .engine import check_play, may_discard, required_meldable
 from .errors import IllegalAction
 from .search import all_melds, required_play, single_layoffs
-from .state import DRAW, PLAY, GameState
+from .state import GameState, Phase
 from .turn import remove_cards
 
 
@@ -26,8 +26,8 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
     >>> from games.engine.state import new_game
     >>> from games.engine.rules import Rules
     >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
-    >>> legal_actions(g, "ann")[:2]
-    [Draw(source='stock', count=0), Draw(source='discard', count=1)]
+    >>> [a.to_dict() for a in legal_actions(g, "ann")[:2]]
+    [{'type': 'draw', 'source': 'stock'}, {'type': 'draw', 'source': 'discard', 'count': 1}]
     >>> legal_actions(g, "bob")
     []
     """
@@ -37,24 +37,24 @@ def legal_actions(state: GameState, player: str) -> list[Action]:
     out: list[Action] = list(_rummy_claims(state, seat))
     if seat != state.turn:
         return out
-    if state.phase == DRAW:
+    if state.phase == Phase.DRAW:
         out.extend(_draws(state, seat))
-    elif state.phase == PLAY:
+    elif state.phase == Phase.PLAY:
         out.extend(_plays(state, seat))
     return out
 
 
 def _draws(state: GameState, seat: int) -> Iterator[Action]:
-    yield Draw("stock")
+    yield Draw(DrawSource.STOCK)
     rules, hand = state.rules, state.players[seat].hand
     pile = state.discard
     for count in range(1, len(pile) + 1):
         if count == 1 and not rules.top_discard_must_meld:
-            yield Draw("discard", 1)
+            yield Draw(DrawSource.DISCARD, 1)
             continue
         pool = hand + pile[-count:]
         if required_meldable(state, pile[-count], pool, state.melds, deep=count >= 2):
-            yield Draw("discard", count)
+            yield Draw(DrawSource.DISCARD, count)
 
 
 def _plays(state: GameState, seat: int) -> Iterator[Action]:
@@ -88,7 +88,11 @@ def _allowed(state: GameState, seat: int, action: Action) -> bool:
 
 
 def _rummy_claims(state: GameState, seat: int) -> Iterator[Action]:
-    if not state.rules.rummy_call or state.phase != DRAW or state.last_discard_by in (None, seat):
+    if (
+        not state.rules.rummy_call
+        or state.phase != Phase.DRAW
+        or state.last_discard_by in (None, seat)
+    ):
         return
     pile = state.discard
     for count in range(1, len(pile) + 1):

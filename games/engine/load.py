@@ -18,7 +18,7 @@ from .cards import Card, copies_allowed, format_card, parse_card, parse_played
 from .errors import ConfigError, EngineError, StateError
 from .melds import Meld, MeldError, TableCard, build_meld, run_from_listing
 from .rules import Rules
-from .state import DRAW, GAME_OVER, PHASES, PLAY, GameState, HandResult, PlayerState, Score
+from .state import Ended, GameState, HandResult, Phase, PlayerState, Score
 
 _KEYS = {
     "rules",
@@ -209,14 +209,14 @@ def _check_counts(state: GameState) -> None:
 
 
 def _check_turn(state: GameState) -> None:
-    if state.phase in (DRAW, PLAY) and state.turn is None:
+    if state.phase in (Phase.DRAW, Phase.PLAY) and state.turn is None:
         raise StateError(f"phase {state.phase} needs a seated player to move (turn)")
     if state.required is not None:
-        if state.phase != PLAY or state.turn is None:
+        if state.phase != Phase.PLAY or state.turn is None:
             raise StateError("required is only possible in phase play")
         if state.required not in state.players[state.turn].hand:
             raise StateError("the required card is not in the hand of the player to move")
-    if state.winner is not None and state.phase != GAME_OVER:
+    if state.winner is not None and state.phase != Phase.GAME_OVER:
         raise StateError("a winner is only possible in phase game_over")
 
 
@@ -252,25 +252,25 @@ def state_from_dict(d: object, rules: Rules | None = None) -> GameState:
 def _build(d: dict[str, Any], r: Rules, players: tuple[PlayerState, ...]) -> GameState:
     load = _Loader(d, r, players)
     phase = d.get("phase")
-    if phase not in PHASES:
-        raise StateError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
-    turn = load.seat("turn") if phase in (DRAW, PLAY) else None
+    if phase not in tuple(Phase):
+        raise StateError(f"phase must be one of {', '.join(tuple(Phase))}, not {phase!r}")
+    turn = load.seat("turn") if phase in (Phase.DRAW, Phase.PLAY) else None
     dealer = load.seat("dealer")
     if dealer is None:
         dealer = (turn - 1) % len(players) if turn is not None else len(players) - 1
     seed = d.get("seed", "")
     ended = d.get("ended")
     claimed = d.get("claimed", False)
-    if not isinstance(seed, str) or ended not in (None, "target", "abandoned"):
+    if not isinstance(seed, str) or (ended is not None and ended not in tuple(Ended)):
         raise StateError("seed must be a string; ended null, target or abandoned")
-    if not isinstance(claimed, bool) or (claimed and phase != PLAY):
+    if not isinstance(claimed, bool) or (claimed and phase != Phase.PLAY):
         raise StateError("claimed must be true or false, and true only in phase play")
     state = GameState(
         rules=r,
         players=players,
         dealer=dealer,
         turn=turn,
-        phase=str(phase),
+        phase=Phase(phase),
         stock=_cards(d.get("stock", []), "stock"),
         discard=_cards(d.get("discard", []), "discard"),
         melds=load.melds(r.decks_for(len(players))),
@@ -282,7 +282,7 @@ def _build(d: dict[str, Any], r: Rules, players: tuple[PlayerState, ...]) -> Gam
         drawn=_card(d.get("drawn"), "drawn"),
         taken=_cards(d.get("taken", []), "taken"),
         last_discard_by=load.seat("last_discard_by"),
-        ended=ended,
+        ended=None if ended is None else Ended(ended),
         reshuffles=_int(d.get("reshuffles", 0), "reshuffles"),
         claimed=claimed,
     )

@@ -13,7 +13,7 @@ from .actions import Action
 from .bot_base import Bot, Seed
 from .engine import Transition, apply
 from .rules import Rules
-from .state import DRAW, GAME_OVER, HAND_OVER, GameState, deal_next_hand, new_game
+from .state import GameState, Phase, deal_next_hand, new_game
 
 OnAction = Callable[[GameState, str, Action, Transition], None]
 
@@ -32,7 +32,9 @@ def hand_seed(seed: Seed, number: int) -> str:
 
 
 def _window_open(state: GameState) -> bool:
-    return state.rules.rummy_call and state.phase == DRAW and state.last_discard_by is not None
+    return (
+        state.rules.rummy_call and state.phase == Phase.DRAW and state.last_discard_by is not None
+    )
 
 
 def next_move(state: GameState, bots: Mapping[str, Bot]) -> tuple[str, Action]:
@@ -78,15 +80,15 @@ def play_game(
     >>> from games.engine.bots import GreedyBot
     >>> end = play_game(Rules(target=100), {"ann": GreedyBot(1), "bob": GreedyBot(2)}, seed=5)
     >>> end.phase, end.winner is not None
-    ('game_over', True)
+    (<Phase.GAME_OVER: 'game_over'>, True)
 
     :raises GameTooLong: more than ``max_actions`` actions were applied.
     :raises IllegalAction: a bot made an illegal move (never from the bots of this module).
     """
     state = new_game(rules, list(bots), seed=hand_seed(seed, 1))
     count = _Counter()
-    while state.phase != GAME_OVER:
-        if state.phase == HAND_OVER:
+    while state.phase != Phase.GAME_OVER:
+        if state.phase == Phase.HAND_OVER:
             state = deal_next_hand(state, seed=hand_seed(seed, state.hand_number + 1))
             continue
         state = _step(state, bots, count, max_actions, on_action)

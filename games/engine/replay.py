@@ -23,7 +23,7 @@ from .engine import apply
 from .errors import ConfigError, EngineError, StateError
 from .load import state_from_dict
 from .rules import Rules
-from .state import HAND_OVER, GameState, deal_next_hand, new_game
+from .state import GameState, Phase, deal_next_hand, new_game
 from .views import full_state
 
 _NOTES = {"name", "description", "comment", "notes", "expect"}
@@ -78,7 +78,7 @@ def _start(scenario: dict[str, Any], rules: Rules) -> tuple[GameState, str | Non
 
 
 def _next_hand(state: GameState, seed: str | None, decks: list[Any]) -> GameState:
-    if state.phase != HAND_OVER:
+    if state.phase != Phase.HAND_OVER:
         return state
     h = state.hand_number + 1
     try:

@@ -18,9 +18,9 @@ from . import errors as E
 from .actions import Rummy
 from .cards import Card, format_card, format_played
 from .errors import IllegalAction, InvalidAction
-from .events import Event
+from .events import Event, EventType
 from .melds import Meld, MeldError, build_meld, extend_meld
-from .state import DRAW, PLAY, GameState
+from .state import GameState, Phase
 
 if TYPE_CHECKING:
     from .melds import Played
@@ -33,7 +33,7 @@ def _refuse(message: str) -> IllegalAction:
 def _check_window(state: GameState, seat: int, act: Rummy) -> None:
     if not state.rules.rummy_call:
         raise _refuse("the Rummy! call is not played at this table")
-    if state.phase != DRAW or state.last_discard_by is None:
+    if state.phase != Phase.DRAW or state.last_discard_by is None:
         raise _refuse("no Rummy! window is open")
     if seat == state.last_discard_by:
         raise _refuse("you cannot claim your own discard")
@@ -98,7 +98,7 @@ def apply_rummy(state: GameState, seat: int, act: Rummy) -> tuple[GameState, tup
         discard=state.discard[: -act.count],
         melds=melds,
         turn=seat,
-        phase=PLAY,
+        phase=Phase.PLAY,
         required=None,
         drawn=None,
         taken=taken,
@@ -113,4 +113,4 @@ def apply_rummy(state: GameState, seat: int, act: Rummy) -> tuple[GameState, tup
             {"meld": i, "cards": [format_played(c, s) for c, s in cs]} for i, cs in act.layoffs
         ],
     }
-    return new, (Event("rummy", player.name, data),)
+    return new, (Event(EventType.RUMMY, player.name, data),)

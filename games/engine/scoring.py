@@ -17,7 +17,7 @@ from functools import lru_cache
 from .cards import Card
 from .melds import Meld
 from .rules import Rules
-from .state import GAME_OVER, HAND_OVER, GameState, HandResult, Score
+from .state import Ended, GameState, HandResult, Phase, Score
 
 
 @lru_cache(maxsize=64)
@@ -112,7 +112,7 @@ def end_hand(state: GameState, went_out: int | None) -> GameState:
         players=players,
         hands=(*state.hands, result),
         turn=None,
-        phase=HAND_OVER,
+        phase=Phase.HAND_OVER,
         required=None,
         drawn=None,
         taken=(),
@@ -122,4 +122,4 @@ def end_hand(state: GameState, went_out: int | None) -> GameState:
     winner = winner_after(done, went_out)
     if winner is None:
         return done
-    return done.evolve(phase=GAME_OVER, winner=winner, ended="target")
+    return done.evolve(phase=Phase.GAME_OVER, winner=winner, ended=Ended.TARGET)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from operator import attrgetter
 from typing import Any
 
@@ -20,8 +21,24 @@ from .melds import Meld
 from .rules import Rules
 from .shuffle import shuffled_deck
 
-DRAW, PLAY, HAND_OVER, GAME_OVER = "draw", "play", "hand_over", "game_over"
-PHASES = (DRAW, PLAY, HAND_OVER, GAME_OVER)
+
+class Phase(StrEnum):
+    """Where the game stands: the player to move draws, then plays (melds, lays off, discards);
+    a hand that has ended waits for the next deal; a game that has ended stays so. The values
+    are the protocol's (PROTOCOL.md, the full state's ``phase``)."""
+
+    DRAW = "draw"
+    PLAY = "play"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+class Ended(StrEnum):
+    """How a game ended, as the engine ends it: a total reached the target, or everyone left
+    (the game is abandoned). The service adds its own ways (``games.models.GameResult.Ended``)."""
+
+    TARGET = "target"
+    ABANDONED = "abandoned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +93,7 @@ class GameState:
     players: tuple[PlayerState, ...]
     dealer: int
     turn: int | None
-    phase: str
+    phase: Phase
     stock: tuple[Card, ...]
     discard: tuple[Card, ...]
     melds: tuple[Meld, ...] = ()
@@ -88,7 +105,7 @@ class GameState:
     drawn: Card | None = None
     taken: tuple[Card, ...] = ()
     last_discard_by: int | None = None
-    ended: str | None = None
+    ended: Ended | None = None
     reshuffles: int = 0
     claimed: bool = False
 
@@ -114,7 +131,7 @@ class GameState:
 
         >>> from dataclasses import replace
         >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
-        >>> g.evolve(phase=PLAY, turn=1) == replace(g, phase=PLAY, turn=1)
+        >>> g.evolve(phase=Phase.PLAY, turn=1) == replace(g, phase=Phase.PLAY, turn=1)
         True
 
         :raises KeyError: a name that is not a field.
@@ -210,7 +227,7 @@ def start_hand(
         players=players,
         dealer=dealer,
         turn=(dealer + 1) % n,
-        phase=DRAW,
+        phase=Phase.DRAW,
         stock=stock,
         discard=discard,
         melds=(),
@@ -236,7 +253,7 @@ def new_game(
 
     >>> g = new_game(Rules(), ["ann", "bob", "cid"], seed="7")
     >>> g.phase, g.names[g.turn or 0], len(g.players[0].hand), len(g.stock)
-    ('draw', 'ann', 7, 32)
+    (<Phase.DRAW: 'draw'>, 'ann', 7, 32)
 
     :raises ConfigError: bad names, a table the rules cannot deal to, or a bad deck.
     :raises ValueError: neither or both of ``seed`` and ``deck``.
@@ -248,7 +265,7 @@ def new_game(
         players=tuple(PlayerState(n) for n in names),
         dealer=len(names) - 1,
         turn=None,
-        phase=HAND_OVER,
+        phase=Phase.HAND_OVER,
         stock=(),
         discard=(),
     )
@@ -269,7 +286,7 @@ def deal_next_hand(
 
     :raises IllegalAction: ``wrong_phase`` unless the phase is ``hand_over``.
     """
-    if state.phase != HAND_OVER:
+    if state.phase != Phase.HAND_OVER:
         raise IllegalAction(WRONG_PHASE, "the next hand is dealt only after a hand ends")
     dealer = (state.dealer + 1) % len(state.players)
     return start_hand(state, dealer, state.hand_number + 1, seed=seed, deck=deck)

@@ -15,21 +15,21 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .actions import Action, Discard, Draw
+from .actions import Action, Discard, Draw, DrawSource
 from .engine import Transition, apply, may_discard
 from .errors import NOT_SEATED, IllegalAction
-from .events import Event
+from .events import Event, EventType
 from .scoring import card_value
 from .search import required_play
-from .state import DRAW, GAME_OVER, PLAY, GameState
+from .state import Ended, GameState, Phase
 
 
 def _next_step(state: GameState) -> Action | None:
     if state.turn is None:
         return None
-    if state.phase == DRAW:
-        return Draw("stock")
-    if state.phase != PLAY:
+    if state.phase == Phase.DRAW:
+        return Draw(DrawSource.STOCK)
+    if state.phase != Phase.PLAY:
         return None
     hand, rules = state.players[state.turn].hand, state.rules
     if state.required is not None:
@@ -91,18 +91,23 @@ def apply_timeout(state: GameState) -> Transition:
     :raises ValueError: nobody is to move (the hand or the game is over).
     """
     seat = state.turn
-    if seat is None or state.phase not in (DRAW, PLAY):
+    if seat is None or state.phase not in (Phase.DRAW, Phase.PLAY):
         raise ValueError("no player is to move")
     _, t = _play(state)
     before = state.players[seat]
     count = before.timeouts + 1
     absent = before.absent or count >= state.rules.max_timeouts
     new = t.state.with_player(seat, replace(t.state.players[seat], timeouts=count, absent=absent))
-    events = [*t.events, Event("timeout", before.name, {"timeouts": count, "absent": absent})]
-    if all(p.absent for p in new.players) and new.phase != GAME_OVER:
+    events = [
+        *t.events,
+        Event(EventType.TIMEOUT, before.name, {"timeouts": count, "absent": absent}),
+    ]
+    if all(p.absent for p in new.players) and new.phase != Phase.GAME_OVER:
         new = _abandon(new)
         winner = None if new.winner is None else new.names[new.winner]
-        events.append(Event("game_ended", winner, {"winner": winner, "ended": "abandoned"}))
+        events.append(
+            Event(EventType.GAME_ENDED, winner, {"winner": winner, "ended": Ended.ABANDONED.value})
+        )
     return Transition(new, tuple(events))
 
 
@@ -112,10 +117,10 @@ def _abandon(state: GameState) -> GameState:
     winner = scores.index(best) if scores.count(best) == 1 else None
     return replace(
         state,
-        phase=GAME_OVER,
+        phase=Phase.GAME_OVER,
         turn=None,
         winner=winner,
-        ended="abandoned",
+        ended=Ended.ABANDONED,
         required=None,
         drawn=None,
         taken=(),
@@ -145,7 +150,7 @@ def mark_back(state: GameState, player: str) -> Transition:
     if not before.absent and not before.timeouts:
         return Transition(state, ())
     new = state.with_player(seat, replace(before, timeouts=0, absent=False))
-    return Transition(new, (Event("back", before.name, {}),))
+    return Transition(new, (Event(EventType.BACK, before.name, {}),))
 
 
 def mark_absent(state: GameState, player: str) -> Transition:
@@ -157,7 +162,7 @@ def mark_absent(state: GameState, player: str) -> Transition:
     >>> from games.engine.rules import Rules
     >>> t = mark_absent(new_game(Rules(), ["ann", "bob", "cid"], seed="7"), "bob")
     >>> t.state.players[1].absent, [e.type for e in t.events]
-    (True, ['absent'])
+    (True, [<EventType.ABSENT: 'absent'>])
 
     :raises IllegalAction: ``not_seated`` for a name not at the table.
     """
@@ -165,12 +170,14 @@ def mark_absent(state: GameState, player: str) -> Transition:
     if seat is None:
         raise IllegalAction(NOT_SEATED, f"{player!r} is not seated at this table")
     before = state.players[seat]
-    if before.absent or state.phase == GAME_OVER:
+    if before.absent or state.phase == Phase.GAME_OVER:
         return Transition(state, ())
     new = state.with_player(seat, replace(before, absent=True))
-    events = [Event("absent", before.name, {})]
+    events = [Event(EventType.ABSENT, before.name, {})]
     if all(p.absent for p in new.players):
         new = _abandon(new)
         winner = None if new.winner is None else new.names[new.winner]
-        events.append(Event("game_ended", winner, {"winner": winner, "ended": "abandoned"}))
+        events.append(
+            Event(EventType.GAME_ENDED, winner, {"winner": winner, "ended": Ended.ABANDONED.value})
+        )
     return Transition(new, tuple(events))

@@ -53,7 +53,7 @@ def full_state(state: GameState) -> dict[str, Any]:
         ],
         "dealer": names[state.dealer],
         "turn": _name(names, state.turn),
-        "phase": state.phase,
+        "phase": state.phase.value,
         "required": None if state.required is None else format_card(state.required),
         "stock": [format_card(c) for c in state.stock],
         "discard": [format_card(c) for c in state.discard],
@@ -75,7 +75,7 @@ def full_state(state: GameState) -> dict[str, Any]:
         "drawn": None if state.drawn is None else format_card(state.drawn),
         "taken": [format_card(c) for c in state.taken],
         "last_discard_by": _name(names, state.last_discard_by),
-        "ended": state.ended,
+        "ended": None if state.ended is None else state.ended.value,
         "reshuffles": state.reshuffles,
         "claimed": state.claimed,
     }

@@ -15,7 +15,7 @@ import pytest
 
 from accounts.models import User
 from games.engine.legal import legal_actions
-from games.engine.state import PLAY
+from games.engine.state import Phase
 from games.models import Table
 from tests.games.tables import act, state_of, to_move
 
@@ -91,7 +91,7 @@ def play_turn(table: Table, users: list[User]) -> User:
     stock ended the hand); returns who moved."""
     user = to_move(table, users)
     act(table, user, DRAW)
-    if state_of(table).phase == PLAY:
+    if state_of(table).phase == Phase.PLAY:
         discard_any(table, user)
     table.refresh_from_db()
     return user

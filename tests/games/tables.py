@@ -14,7 +14,7 @@ from games.engine.engine import apply
 from games.engine.legal import legal_actions
 from games.engine.play import next_move
 from games.engine.rules import Rules
-from games.engine.state import GAME_OVER, HAND_OVER, GameState, new_game
+from games.engine.state import GameState, Phase, new_game
 from games.models import Table
 from games.selectors import table_state
 from tests.accounts.factories import UserFactory
@@ -109,7 +109,7 @@ def greedy_hand_movers(rules: Rules, names: list[str], seed: str) -> set[str]:
     state = new_game(rules, names, seed=seed)
     bots = {name: GreedyBot(seed=i) for i, name in enumerate(names)}
     movers = set()
-    while state.phase not in (HAND_OVER, GAME_OVER):
+    while state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
         name, action = next_move(state, bots)
         movers.add(name)
         state = apply(state, name, action).state

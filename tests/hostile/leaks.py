@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games.engine.cards import format_card
-from games.engine.state import GAME_OVER, HAND_OVER, GameState
+from games.engine.state import GameState, Phase
 
 # A card of the protocol, standing alone: not inside a word or a number, not a joker's "*9S".
 CARD = re.compile(r"(?<![0-9A-Za-z*])(?:10|[2-9AJQK])[SHDC](?![0-9A-Za-z])")
@@ -133,8 +133,8 @@ def _position(version: int, state: GameState, known: dict[str, frozenset[str]]) 
     return Position(
         version=version,
         hand_number=state.hand_number,
-        over=state.phase in (HAND_OVER, GAME_OVER),
-        finished=state.phase == GAME_OVER,
+        over=state.phase in (Phase.HAND_OVER, Phase.GAME_OVER),
+        finished=state.phase == Phase.GAME_OVER,
         held=held,
         private={name: cards - known[name] for name, cards in held.items()},
         stock=_cards(state.stock),

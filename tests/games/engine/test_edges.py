@@ -31,7 +31,7 @@ from games.engine import (
     state_from_dict,
     timeout_action,
 )
-from games.engine.events import Event
+from games.engine.events import Event, EventType
 from games.engine.melds import MeldError, build_meld, extend_meld, run_from_listing
 from games.engine.search import required_play
 from games.engine.state import GameState
@@ -306,7 +306,7 @@ def test_timeouts_play_a_pending_required_card_then_discard(make: Build) -> None
 
 
 def test_private_event_data_only_on_request() -> None:
-    e = Event("drew", "ann", {"source": "stock"}, {"card": "AS"})
+    e = Event(EventType.DREW, "ann", {"source": "stock"}, {"card": "AS"})
     assert e.to_dict() == {"type": "drew", "player": "ann", "source": "stock"}
     assert e.to_dict(include_private=True)["card"] == "AS"
     assert parse_card("*").is_joker and not parse_card("AS").is_joker
