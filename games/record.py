@@ -19,6 +19,7 @@ from games import clock, push, timers
 from games.engine.engine import Transition
 from games.engine.errors import BAD_REQUEST, ConfigError
 from games.engine.events import Event
+from games.engine.scoring import game_placements
 from games.engine.shuffle import commitment
 from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout
@@ -173,14 +174,11 @@ def _deal(table: Table, state: GameState) -> None:
     _record(table, None, dealt, kind=TableEvent.Kind.DEAL, data=data, seed=seed)
 
 
-def placements(state: GameState) -> list[dict[str, Any]]:
-    """Players by final score, highest first; equal scores share a place (1, 1, 3...)."""
-    order = sorted(state.players, key=lambda p: -p.score)
-    out: list[dict[str, Any]] = []
-    for i, p in enumerate(order):
-        place = out[-1]["place"] if out and out[-1]["score"] == p.score else i + 1
-        out.append({"player": p.name, "place": place, "score": p.score})
-    return out
+def _score_order(state: GameState) -> list[dict[str, Any]]:
+    """The players by their totals (``games.engine.scoring.placements``)."""
+    return [
+        {"player": p.player, "place": p.place, "score": p.score} for p in game_placements(state)
+    ]
 
 
 def _users(table: Table) -> dict[str, int]:
@@ -188,13 +186,17 @@ def _users(table: Table) -> dict[str, int]:
 
 
 def _write_hand_result(table: Table, users: dict[str, int]) -> None:
-    """One ``HandResult`` per player for the hand that has just ended. A game abandoned mid-hand
-    ends no hand, so it writes none; the unique constraint refuses a hand written twice."""
+    """The rows of the hand that has just ended. A game abandoned mid-hand ends no hand, so it
+    writes none."""
     snapshot = table.state or {}
     hands = snapshot.get("hands") or []
-    if not hands or hands[-1]["number"] != snapshot["hand_number"]:
-        return
-    hand = hands[-1]
+    if hands and hands[-1]["number"] == snapshot["hand_number"]:
+        write_hand_results(table, hands[-1], users)
+
+
+def write_hand_results(table: Table, hand: dict[str, Any], users: dict[str, int]) -> None:
+    """One ``HandResult`` per player of a finished ``hand`` (as the full state lists it);
+    ``users`` maps usernames to ids. The unique constraint refuses a hand written twice."""
     HandResult.objects.bulk_create(
         HandResult(
             table=table,
@@ -234,23 +236,41 @@ def _write_result(
             "absent": p["player"] in absent,
             "acted": p["player"] in acted,
         }
-        for p in (decided if decided is not None else placements(state))
+        for p in (decided if decided is not None else _score_order(state))
     ]
     snapshot = table.state
-    assert snapshot is not None and table.finished_at is not None  # _record saved the end
-    winner = snapshot["winner"] or ""
-    if decided is not None:
-        firsts = [r["player"] for r in rows if r["place"] == 1]
+    assert snapshot is not None  # _record saved the end
+    winner = (snapshot["winner"] or "") if decided is None else None
+    ended = ended or state.ended or GameResult.Ended.TARGET
+    write_game_result(table, rows, snapshot["hands"], ended=ended, winner=winner)
+
+
+def write_game_result(
+    table: Table,
+    placements: list[dict[str, Any]],
+    hands: list[dict[str, Any]],
+    *,
+    ended: str,
+    winner: str | None = None,
+) -> GameResult:
+    """The finished game's result (one per table: a second is refused by the database), and
+    after commit its finalization hooks (``games.finalization``). ``placements`` are the rows
+    of ``GameResult.placements``, ``hands`` the finished hands as the full state lists them;
+    ``winner`` None names the one player placed first, if there is one."""
+    assert table.finished_at is not None  # a finished table
+    if winner is None:
+        firsts = [r["player"] for r in placements if r["place"] == 1]
         winner = firsts[0] if len(firsts) == 1 else ""
-    GameResult.objects.create(
+    result = GameResult.objects.create(
         table=table,
         winner=winner,
-        ended=ended or state.ended or GameResult.Ended.TARGET,
-        placements=rows,
-        hands=snapshot["hands"],
+        ended=ended,
+        placements=placements,
+        hands=hands,
         finished_at=table.finished_at,
     )
     timers.on_commit_finalize(table)
+    return result
 
 
 def record_adjudication(table: Table, actor: User, places: dict[str, int], reason: str) -> None:

@@ -194,9 +194,14 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.created_by = signed_in(request)
         super().save_model(request, obj, form, change)
         if change:
-            audit(obj, signed_in(request), "edit", {"fields": sorted(form.changed_data)})
+            audit(
+                obj,
+                signed_in(request),
+                AuditEntry.Action.EDIT,
+                {"fields": sorted(form.changed_data)},
+            )
         else:
-            audit(obj, signed_in(request), "create", {"format": obj.format})
+            audit(obj, signed_in(request), AuditEntry.Action.CREATE, {"format": obj.format})
 
     @admin.display(description="Standings")
     def standings_table(self, obj: Tournament) -> SafeString | str:

@@ -9,7 +9,9 @@ from tournaments.models import AuditEntry, Tournament
 from tournaments.push import on_commit_event
 
 
-def audit(event: Tournament, actor: User | None, action: str, details: dict[str, Any]) -> None:
+def audit(
+    event: Tournament, actor: User | None, action: AuditEntry.Action, details: dict[str, Any]
+) -> None:
     """Log an organizer's action (or the service's own, ``actor`` None), and tell the event's
     watchers: every audited action changes what the event page shows."""
     AuditEntry.objects.create(tournament=event, actor=actor, action=action, details=details)

@@ -12,7 +12,9 @@ from accounts.models import User
 from games.hosting import table_withdraw_player
 from games.models import Table
 from tournaments.audit import audit
-from tournaments.models import Entry, Tournament
+from tournaments.models import AuditEntry, Entry, Tournament
+
+Action = AuditEntry.Action
 
 
 def live_tables(event: Tournament) -> list[Table]:
@@ -31,7 +33,7 @@ def leave_event(
     entry.left_at = timezone.now()
     entry.reason = reason
     entry.save(update_fields=["status", "left_at", "reason"])
-    audit(event, actor, status, {"player": entry.user.username, "reason": reason})
+    audit(event, actor, Action(status), {"player": entry.user.username, "reason": reason})
     for table in live_tables(event):
         if table.seat_set.filter(user_id=entry.user_id).exists():
             table_id, player = table.pk, entry.user

@@ -267,11 +267,32 @@ class Announcement(models.Model):
 class AuditEntry(models.Model):
     """Every organizer action on an event, who did it and with what."""
 
+    class Action(models.TextChoices):
+        """What was done; a move of the event or an entry logs the status it moved to."""
+
+        CREATE = "create", "Created"
+        EDIT = "edit", "Edited"
+        REGISTRATION = "registration", "Registration opened"
+        CHECK_IN = "check_in", "Check-in opened"
+        CLOSE_WINDOW = "close_window", "Window closed"
+        START = "start", "Started"
+        PAUSE = "pause", "Paused"
+        RESUME = "resume", "Resumed"
+        START_ROUND = "start_round", "Round started"
+        RESEAT = "reseat", "Round re-seated"
+        ADJUDICATE = "adjudicate", "Table adjudicated"
+        ENTER_RESULT = "enter_result", "Result entered"
+        WITHDRAWN = "withdrawn", "Player withdrawn"
+        DISQUALIFIED = "disqualified", "Player disqualified"
+        ANNOUNCE = "announce", "Announcement"
+        FINISH = "finish", "Finished"
+        CANCELLED = "cancelled", "Cancelled"
+
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
     )
-    action = models.CharField(max_length=40)
+    action = models.CharField(max_length=40, choices=Action.choices)
     details = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

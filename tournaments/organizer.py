@@ -25,11 +25,12 @@ from tournaments.departures import leave_event, live_tables
 from tournaments.errors import EventError, wrong_status
 from tournaments.formats import get_format
 from tournaments.locks import lock_event
-from tournaments.models import Announcement, Entry, Round, RoundTable, Tournament
+from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.rounds import advance_if_done, record, start_round
 from tournaments.selectors import round_table_get
 
 Status = Tournament.Status
+Action = AuditEntry.Action
 
 
 def entry_remove(
@@ -56,7 +57,7 @@ def entry_remove(
         elif entry.status != status:
             entry.status, entry.reason, entry.left_at = status, reason, timezone.now()
             entry.save(update_fields=["status", "reason", "left_at"])
-            audit(event, actor, status, {"player": entry.user.username, "reason": reason})
+            audit(event, actor, Action(status), {"player": entry.user.username, "reason": reason})
     return entry
 
 
@@ -67,7 +68,7 @@ def event_pause(*, event_id: int, actor: User) -> Tournament:
         if event.paused_at is None:
             event.paused_at = timezone.now()
             event.save(update_fields=["paused_at"])
-            audit(event, actor, "pause", {})
+            audit(event, actor, Action.PAUSE, {})
         tables = [t.pk for t in live_tables(event)]
     _quietly(table_pause, tables, actor, every_table=True)
     return event
@@ -84,7 +85,7 @@ def event_resume(*, event_id: int, actor: User) -> Tournament:
         if event.paused_at is not None:
             event.paused_at = None
             event.save(update_fields=["paused_at"])
-            audit(event, actor, "resume", {})
+            audit(event, actor, Action.RESUME, {})
             waiting = event.round_set.filter(status=Round.Status.PENDING).first()
             if waiting is not None and event.auto_advance:
                 start_round(event, waiting)
@@ -156,7 +157,7 @@ def _note_adjudication(
 ) -> None:
     RoundTable.objects.filter(pk=table.pk).update(adjudicated=reason.strip())
     event = Tournament.objects.get(pk=event_id)
-    audit(event, actor, "adjudicate", {"table": table.pk, "places": places, "reason": reason})
+    audit(event, actor, Action.ADJUDICATE, {"table": table.pk, "places": places, "reason": reason})
 
 
 def round_reseat(*, event_id: int, round_id: int, tables: list[list[int]], actor: User) -> Round:
@@ -183,7 +184,7 @@ def round_reseat(*, event_id: int, round_id: int, tables: list[list[int]], actor
             RoundTable(round=round_, index=i, key=f"T{i + 1}", players=t)
             for i, t in enumerate(tables)
         )
-        audit(event, actor, "reseat", {"round": round_.number, "tables": tables})
+        audit(event, actor, Action.RESEAT, {"round": round_.number, "tables": tables})
     return round_
 
 
@@ -196,7 +197,7 @@ def round_start(*, event_id: int, round_id: int, actor: User) -> Round:
         event, round_ = _event_round(event_id, round_id, actor)
         if round_.status != Round.Status.PENDING or event.status != Status.RUNNING:
             raise wrong_status("this round is not waiting to start")
-        audit(event, actor, "start_round", {"round": round_.number})
+        audit(event, actor, Action.START_ROUND, {"round": round_.number})
         start_round(event, round_)
     return round_
 
@@ -223,5 +224,5 @@ def announce(*, event_id: int, text: str, actor: User) -> Announcement:
         event = lock_event(event_id)
         require_admin(actor, event)
         note = Announcement.objects.create(tournament=event, text=text.strip(), author=actor)
-        audit(event, actor, "announce", {"text": note.text})
+        audit(event, actor, Action.ANNOUNCE, {"text": note.text})
     return note

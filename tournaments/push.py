@@ -19,6 +19,7 @@ def on_commit_event(event_id: int, what: str) -> None:
     ``result``, ``status``, ``announcement``)."""
 
     def send() -> None:
-        group_send(event_group(event_id), {"type": "event.changed", "what": what})
+        # Plain text on the wire (``what`` may be an audit action, a str enum).
+        group_send(event_group(event_id), {"type": "event.changed", "what": str(what)})
 
     transaction.on_commit(send, robust=True)

@@ -21,10 +21,11 @@ from tournaments.audit import audit
 from tournaments.format_inputs import entrants_of, gone_of, played_of, settings_of
 from tournaments.formats import PlayedRound, get_format
 from tournaments.locks import lock_event
-from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.push import on_commit_event
 
 Status = Tournament.Status
+Action = AuditEntry.Action
 
 
 def plan_next_round(event: Tournament, played: Sequence[PlayedRound] | None = None) -> Round | None:
@@ -155,7 +156,12 @@ def finish_event(event: Tournament, played: Sequence[PlayedRound]) -> None:
     event.finished_at = timezone.now()
     event.save(update_fields=["champion", "status", "finished_at"])
     on_commit_event(event.pk, "status")
-    audit(event, None, "finish", {"champion": event.champion.username if event.champion else None})
+    audit(
+        event,
+        None,
+        Action.FINISH,
+        {"champion": event.champion.username if event.champion else None},
+    )
 
 
 def event_finalize(result: GameResult) -> None:

@@ -28,10 +28,11 @@ from tournaments.formats import (
     seed_by_rating,
 )
 from tournaments.locks import lock_event
-from tournaments.models import Entry, Tournament
+from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.rounds import plan_next_round
 
 Status = Tournament.Status
+Action = AuditEntry.Action
 TURN_SECONDS_MAX = 3_600
 OPTION_NAMES = (
     "third_place",
@@ -57,7 +58,7 @@ def event_create(*, created_by: User, name: str, format: str, **fields: Any) -> 
     event.slug = event.slug or _free_slug(name)
     check_event(event)
     event.save()
-    audit(event, created_by, "create", {"format": format})
+    audit(event, created_by, Action.CREATE, {"format": format})
     return event
 
 
@@ -144,7 +145,7 @@ def _move(event_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> T
             event.published_at = timezone.now()
             fields.append("published_at")
         event.save(update_fields=fields)
-        audit(event, actor, to, {})
+        audit(event, actor, Action(to), {})
         return event
 
 
@@ -171,7 +172,7 @@ def event_close_window(*, event_id: int, actor: User) -> Tournament:
         else:
             raise wrong_status("neither registration nor check-in is open")
         event.save(update_fields=["registration_closes_at", "check_in_closes_at"])
-        audit(event, actor, "close_window", {"status": event.status})
+        audit(event, actor, Action.CLOSE_WINDOW, {"status": event.status})
         return event
 
 
@@ -192,7 +193,7 @@ def event_cancel(*, event_id: int, actor: User | None, reason: str = "") -> Tour
         event.status = Status.CANCELLED
         event.finished_at = timezone.now()
         event.save(update_fields=["status", "finished_at"])
-        audit(event, actor, "cancelled", {"reason": reason})
+        audit(event, actor, Action.CANCELLED, {"reason": reason})
     return event
 
 
@@ -221,7 +222,7 @@ def event_start(*, event_id: int, actor: User | None) -> Tournament:
         event.status = Status.RUNNING
         event.started_at = timezone.now()
         event.save(update_fields=["status", "started_at", "random_seed"])
-        audit(event, actor, "start", {"players": len(entries), "seeding": event.seeding})
+        audit(event, actor, Action.START, {"players": len(entries), "seeding": event.seeding})
         plan_next_round(event)
     return event
 

@@ -7,11 +7,13 @@
 - Game end: after a hand, if a total reaches ``target`` and one player leads alone, they win; a tie
   for the lead plays on. With ``winner_must_go_out`` only a hand whose player who went out reaches
   ``target`` ends the game, and that player wins.
+- Places: by total, highest first; equal totals share a place (``placements``).
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from .cards import Card
@@ -86,6 +88,38 @@ def hand_scores(state: GameState) -> tuple[Score, ...]:
     return tuple(
         Score(melded[i], hand_value(state.rules, p.hand)) for i, p in enumerate(state.players)
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """A player's place at the end: 1 is best, and equal totals share a place."""
+
+    player: str
+    place: int
+    score: int
+
+
+def placements(totals: Sequence[tuple[str, int]]) -> list[Placement]:
+    """Players by total, highest first; equal totals share a place (1, 1, 3), in the order
+    given (seat order) among themselves. The one rule of places, wherever a game is placed:
+    a game over (the views), a table's result (``games``) and a game entered face to face.
+
+    >>> [(p.player, p.place) for p in placements([("ann", 60), ("bob", 80), ("cid", 60)])]
+    [('bob', 1), ('ann', 2), ('cid', 2)]
+    >>> [p.place for p in placements([("ann", 5), ("bob", 5), ("cid", 5), ("dan", -2)])]
+    [1, 1, 1, 4]
+    """
+    order = sorted(totals, key=lambda t: -t[1])  # stable: seat order among equal totals
+    out: list[Placement] = []
+    for i, (player, score) in enumerate(order):
+        place = out[-1].place if out and out[-1].score == score else i + 1
+        out.append(Placement(player, place, score))
+    return out
+
+
+def game_placements(state: GameState) -> list[Placement]:
+    """``placements`` of the players' totals in ``state``."""
+    return placements([(p.name, p.score) for p in state.players])
 
 
 def winner_after(state: GameState, went_out: int | None) -> int | None:

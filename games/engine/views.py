@@ -4,15 +4,19 @@ The full state adds ``seed``, ``drawn``, ``taken``, ``last_discard_by``, ``ended
 ``reshuffles`` and ``claimed`` (engine-decisions.md). A player view replaces the stock by its size
 and every other hand by its size, adds ``"you"``, drops ``seed`` and shows ``drawn`` only to the
 player who drew. The public view hides every hand. ``turn`` is null once a hand or the game is over.
+Once the game is over both views add ``placements``: ``[{"player", "place", "score"}]``, best
+first, equal totals sharing a place, so a client shows the places the server decided.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .cards import format_card
 from .melds import Meld
-from .state import GameState
+from .scoring import game_placements
+from .state import GameState, HandResult, Phase
 
 
 def _meld_dict(meld: Meld, names: tuple[str, ...]) -> dict[str, Any]:
@@ -59,17 +63,7 @@ def full_state(state: GameState) -> dict[str, Any]:
         "discard": [format_card(c) for c in state.discard],
         "melds": [_meld_dict(m, names) for m in state.melds],
         "hand_number": state.hand_number,
-        "hands": [
-            {
-                "number": h.number,
-                "went_out": _name(names, h.went_out),
-                "scores": {
-                    names[i]: {"melded": s.melded, "in_hand": s.in_hand, "net": s.net}
-                    for i, s in enumerate(h.scores)
-                },
-            }
-            for h in state.hands
-        ],
+        "hands": [hand_dict(h, names) for h in state.hands],
         "winner": _name(names, state.winner),
         "seed": state.seed,
         "drawn": None if state.drawn is None else format_card(state.drawn),
@@ -81,8 +75,29 @@ def full_state(state: GameState) -> dict[str, Any]:
     }
 
 
+def hand_dict(hand: HandResult, names: Sequence[str]) -> dict[str, Any]:
+    """A finished hand as the full state lists it (``names`` by seat).
+
+    >>> from games.engine.state import Score
+    >>> hand_dict(HandResult(1, 0, (Score(45, 0), Score(10, 30))), ["ann", "bob"])["scores"]["bob"]
+    {'melded': 10, 'in_hand': 30, 'net': -20}
+    """
+    return {
+        "number": hand.number,
+        "went_out": None if hand.went_out is None else names[hand.went_out],
+        "scores": {
+            names[i]: {"melded": s.melded, "in_hand": s.in_hand, "net": s.net}
+            for i, s in enumerate(hand.scores)
+        },
+    }
+
+
 def _hidden(state: GameState, seat: int | None) -> dict[str, Any]:
     view = full_state(state)
+    if state.phase == Phase.GAME_OVER:
+        view["placements"] = [
+            {"player": p.player, "place": p.place, "score": p.score} for p in game_placements(state)
+        ]
     del view["seed"]
     view["stock"] = len(state.stock)
     for i, p in enumerate(view["players"]):

@@ -158,12 +158,7 @@ export function deals(view, rules) {
   );
 }
 
-/** Final placements, highest total first; equal totals share a place. */
+/** Final placements as the server placed them (the view's `placements`, best first). */
 export function placements(view) {
-  const ranked = [...view.players].sort((a, b) => b.score - a.score);
-  let place = 0;
-  return ranked.map((p, i) => {
-    if (i === 0 || p.score !== ranked[i - 1].score) place = i + 1;
-    return el("li", { value: place }, `${p.name}: ${p.score} points`);
-  });
+  return (view.placements ?? []).map((p) => el("li", { value: p.place }, `${p.player}: ${p.score} points`));
 }

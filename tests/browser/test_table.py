@@ -12,12 +12,13 @@ import pytest
 from playwright.sync_api import Page, WebSocketRoute, expect
 
 from games.engine.cards import format_card
+from games.engine.scoring import Placement
 from games.engine.search import all_melds
 from games.engine.state import GameState
 from games.models import Table
 from games.selectors import table_state
 from tests.browser.pages import PageFactory, log_in
-from tests.games.tables import players, started_table
+from tests.games.tables import play_greedy, players, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -187,6 +188,26 @@ def test_a_spectator_sees_hand_sizes_and_no_action_button(
     expect(eve.locator(".player .meta").first).to_contain_text("13 cards")
     expect(eve.locator("#hand-panel")).to_be_hidden()
     expect(eve.locator("#game button:visible")).to_have_count(0)
+
+
+def test_the_game_over_lists_the_places_the_server_gave(
+    new_page: PageFactory, asgi_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page draws the view's ``placements`` as the server gives them, and places nobody by
+    itself: here the server is made to place everyone first, in reverse seat order."""
+    users = players("ann", "bob", "cid")
+    table = started_table(users, overrides={"target": 60, "turn_seconds": 600})
+    play_greedy(table, users, until=lambda t: t.status == Table.Status.FINISHED)
+    state = table_state(table)
+    assert state is not None and state.phase == "game_over"
+    given = [Placement(p.name, 1, p.score) for p in reversed(state.players)]
+    monkeypatch.setattr("games.engine.views.game_placements", lambda _: given)
+    page = new_page()
+    page.goto(asgi_server + table.get_absolute_url())
+    expect(page.locator("#result")).to_be_visible()
+    items = page.locator("#placements li")
+    expect(items).to_have_text([f"{p.player}: {p.score} points" for p in given])
+    assert items.evaluate_all("lis => lis.map(li => li.value)") == [1, 1, 1]
 
 
 def test_the_table_fits_a_phone_screen(new_page: PageFactory, asgi_server: str) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from games import record, services
+from games import services
 from games.engine.errors import ERROR_CODES
 from games.engine.rules import Rules
+from games.engine.scoring import Placement, game_placements
 from games.engine.shuffle import commitment
+from games.engine.state import PlayerState
 from games.errors import TableError
 from games.models import GameResult, RuleSet, Seat, Table, TableEvent
 from games.selectors import table_log, table_mismatch, table_payload, table_rebuild
@@ -344,8 +346,6 @@ def test_a_finished_game_has_one_result_with_shared_places() -> None:
 
 
 def test_placements_share_a_place_on_equal_scores() -> None:
-    from games.engine.state import PlayerState
-
     state = state_of(started_table(players("ann", "bob", "cid")))
     scored = state.evolve(
         players=(
@@ -354,10 +354,10 @@ def test_placements_share_a_place_on_equal_scores() -> None:
             PlayerState("cid", score=50),
         )
     )
-    assert record.placements(scored) == [
-        {"player": "bob", "place": 1, "score": 90},
-        {"player": "ann", "place": 2, "score": 50},
-        {"player": "cid", "place": 2, "score": 50},
+    assert game_placements(scored) == [
+        Placement("bob", 1, 90),
+        Placement("ann", 2, 50),
+        Placement("cid", 2, 50),
     ]
 
 

@@ -1,6 +1,6 @@
-"""Face-to-face results: the arithmetic of entered hands, the textarea format, the refusals, and
-the path of an entered game into the event (its round, the next round, the champion) and the
-ratings."""
+"""Face-to-face results: the entry's checks, the textarea format, the refusals, and the path of
+an entered game into the event (its round, the next round, the champion) and the ratings. The
+scoring of entered hands is the games app's (tests/games/test_entered.py)."""
 
 from __future__ import annotations
 
@@ -27,15 +27,7 @@ from tournaments import scorekeeper
 from tournaments.errors import EventError
 from tournaments.models import AuditEntry, RoundTable, Tournament
 from tournaments.organizer import entry_remove
-from tournaments.scorekeeper import (
-    check_hands,
-    hand_nets,
-    hands_from_text,
-    running_totals,
-    scorekeeper_enter,
-    standings,
-    went_out,
-)
+from tournaments.scorekeeper import check_hands, hands_from_text, scorekeeper_enter
 
 
 def hand(**points: tuple[int, int]) -> dict[str, dict[str, int]]:
@@ -48,30 +40,6 @@ def hand(**points: tuple[int, int]) -> dict[str, dict[str, int]]:
 
 def test_the_docstring_examples_hold() -> None:
     assert doctest.testmod(scorekeeper).failed == 0
-
-
-def test_nets_and_running_totals() -> None:
-    hands = [hand(ann=(45, 5), bob=(10, 30)), hand(ann=(0, 62), bob=(85, 0))]
-    assert hand_nets(hands[0]) == {"ann": 40, "bob": -20}
-    assert running_totals(hands) == [{"ann": 40, "bob": -20}, {"ann": -22, "bob": 65}]
-
-
-def test_places_share_ties_in_seat_order() -> None:
-    totals = {"ann": 60, "bob": 80, "cid": 60, "dan": -5}
-    seats = ["dan", "cid", "bob", "ann"]
-    assert standings(totals, seats) == [
-        ("bob", 1, 80),
-        ("cid", 2, 60),
-        ("ann", 2, 60),
-        ("dan", 4, -5),
-    ]
-    assert [p for _, p, _ in standings(dict.fromkeys(seats, 0), seats)] == [1, 1, 1, 1]
-
-
-def test_went_out_is_the_one_player_with_an_empty_hand() -> None:
-    assert went_out(hand(ann=(40, 0), bob=(10, 30))) == "ann"
-    assert went_out(hand(ann=(40, 0), bob=(10, 0))) is None
-    assert went_out(hand(ann=(40, 3), bob=(10, 30))) is None
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@ from collections.abc import Callable
 import pytest
 
 from games.engine import Rules, apply, card_value, hand_value, parse_card
-from games.engine.scoring import value_table, winner_after
+from games.engine.scoring import Placement, placements, value_table, winner_after
 from games.engine.state import GameState
 
 Build = Callable[..., GameState]
@@ -55,3 +55,15 @@ def test_game_end_tie_and_winner_must_go_out(make: Build) -> None:
     assert winner_after(wmgo, 0) == 0
     assert winner_after(wmgo, 1) == 1
     assert winner_after(wmgo, None) is None
+
+
+def test_places_share_ties_in_seat_order() -> None:
+    totals = {"ann": 60, "bob": 80, "cid": 60, "dan": -5}
+    seats = ["dan", "cid", "bob", "ann"]
+    assert placements([(name, totals[name]) for name in seats]) == [
+        Placement("bob", 1, 80),
+        Placement("cid", 2, 60),
+        Placement("ann", 2, 60),
+        Placement("dan", 4, -5),
+    ]
+    assert [p.place for p in placements([(name, 0) for name in seats])] == [1, 1, 1, 1]
