@@ -7,7 +7,8 @@ drift apart; tests/config/test_payload_schema.py holds every documented answer t
 drf-spectacular reads a ``TypedDict`` by itself (``plumbing.resolve_type_hint``), but inline
 only: no named components and no descriptions of keys. A serializer built from it keeps what the
 schema had when serializers were written by hand: named components (``TableOutput``, named after
-the ``TypedDict``), their descriptions (the ``TypedDict``'s docstring), enums and key notes.
+the ``TypedDict``), their descriptions (the ``TypedDict``'s docstring, which clients read as
+Markdown), enums and key notes.
 
 A key's type gives its field: ``int``, ``float``, ``str``, ``bool``, ``datetime``; ``X | None``
 may be null; ``list[X]`` and ``dict[str, X]`` hold ``X``; another ``TypedDict`` nests its own

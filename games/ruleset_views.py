@@ -9,7 +9,6 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -17,6 +16,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.serializers import ErrorOutput
+from config.payloads import serializer_for
+from games import payloads
 from games.models import RULE_FIELDS, RuleSet
 
 # --- Pages -------------------------------------------------------------------------------------
@@ -64,38 +65,20 @@ def _shown(ruleset: RuleSet, name: str) -> str:
 # --- API ---------------------------------------------------------------------------------------
 
 
-class RulesOutput(serializers.ModelSerializer):
-    """Every field of the engine's configuration (``Rules.from_dict`` takes this object)."""
-
-    class Meta:
-        model = RuleSet
-        fields = RULE_FIELDS
-
-
-class RuleSetOutput(serializers.Serializer):
-    slug = serializers.SlugField()
-    name = serializers.CharField()
-    description = serializers.CharField()
-    preset = serializers.BooleanField(help_text="One of the six presets of RULES.md.")
-    summary = serializers.ListField(
-        child=serializers.CharField(), help_text="The rules in plain English, one sentence each."
-    )
-    url = serializers.URLField(help_text="The rule set's web page.")
-    rules = RulesOutput()
+RuleSetOutput = serializer_for(payloads.RuleSetOutput)
 
 
 def _ruleset_data(request: Request, ruleset: RuleSet) -> dict[str, Any]:
-    return RuleSetOutput(
-        {
-            "slug": ruleset.slug,
-            "name": ruleset.name,
-            "description": ruleset.description,
-            "preset": ruleset.is_preset,
-            "summary": ruleset.to_rules().summary(),
-            "url": request.build_absolute_uri(ruleset.get_absolute_url()),
-            "rules": ruleset.rules_dict(),
-        }
-    ).data
+    answer: payloads.RuleSetOutput = {
+        "slug": ruleset.slug,
+        "name": ruleset.name,
+        "description": ruleset.description,
+        "preset": ruleset.is_preset,
+        "summary": ruleset.to_rules().summary(),
+        "url": request.build_absolute_uri(ruleset.get_absolute_url()),
+        "rules": ruleset.rules_dict(),
+    }
+    return RuleSetOutput(answer).data
 
 
 class RuleSetListApi(APIView):
