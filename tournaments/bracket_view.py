@@ -17,6 +17,14 @@ from tournaments.formats import (
     get_format,
 )
 from tournaments.models import RoundTable, Tournament
+from tournaments.payloads import (
+    BracketOutput,
+    ColumnOutput,
+    MatchOutput,
+    MatchState,
+    SideOutput,
+    SlotOutput,
+)
 from tournaments.rounds import entrants_of, gone_of, played_of
 from tournaments.selectors import entry_names
 from tournaments.services import settings_of
@@ -29,7 +37,7 @@ SIDE_LABELS = {
 }
 
 
-def event_bracket(event: Tournament) -> dict[str, Any] | None:
+def event_bracket(event: Tournament) -> BracketOutput | None:
     """The bracket page's data: per side (winners, losers, final, third place) its columns, each
     a bracket round of matches with both slots (username and seed once known, else where the
     player comes from), the winner, the match's state and its live table. ``None`` for a format
@@ -75,13 +83,13 @@ def played_so_far(event: Tournament) -> list[PlayedRound]:
     return [*played, PlayedRound(plan, results)]
 
 
-def side_of(matches: list[dict[str, Any]], side: str, double: bool) -> dict[str, Any] | None:
+def side_of(matches: list[MatchOutput], side: str, double: bool) -> SideOutput | None:
     mine = [m for m in matches if m["side"] == side]
     if not mine:
         return None
     numbers = sorted({m["round"] for m in mine})
     label = SIDE_LABELS[side] if double or side != "winners" else "Bracket"
-    columns = [
+    columns: list[ColumnOutput] = [
         {
             "label": column_label(side, n, numbers[-1], double),
             "matches": [m for m in mine if m["round"] == n],
@@ -106,8 +114,8 @@ def column_label(side: str, number: int, last: int, double: bool) -> str:
 
 def match_row(
     match: Any, names: dict[int, str], seeds: dict[int, int], tables: dict[str, RoundTable]
-) -> dict[str, Any]:
-    slots = [
+) -> MatchOutput:
+    slots: list[SlotOutput] = [
         {
             "username": names.get(s.entrant) if s.entrant is not None else None,
             "seed": seeds.get(s.entrant) if s.entrant is not None else None,
@@ -132,7 +140,7 @@ def match_row(
     }
 
 
-def match_state(match: Any, game: Table | None, slots: list[dict[str, Any]]) -> str:
+def match_state(match: Any, game: Table | None, slots: list[SlotOutput]) -> MatchState:
     """``bye``, ``walkover`` (a player had left: the other went through without play), ``done``,
     ``playing`` (its game is on), ``ready`` (both players known) or ``waiting``."""
     if match.bye:

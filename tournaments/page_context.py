@@ -12,6 +12,7 @@ from django.utils import timezone
 from tournaments.bracket_view import event_bracket
 from tournaments.forms import seating_text
 from tournaments.models import Entry, Round, Tournament
+from tournaments.payloads import EntryOutput, EventOutput, RoundOutput, RoundTableOutput
 from tournaments.selectors import (
     event_announcements,
     event_audit,
@@ -20,6 +21,7 @@ from tournaments.selectors import (
     event_rounds,
     event_standings,
     rules_summary,
+    standings_table,
 )
 
 Status = Tournament.Status
@@ -43,7 +45,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "entries": entry_rows,
         "announcements": event_announcements(event),
         "rounds": rounds,
-        "standings": event_standings(event),
+        "standings": standings_table(event_standings(event)),
         "bracket": event_bracket(event),
     }
     if detail["is_admin"]:
@@ -54,7 +56,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
 
 
 def player_panel(
-    event: Tournament, detail: dict[str, Any], rounds: list[dict[str, Any]], viewer: Any
+    event: Tournament, detail: EventOutput, rounds: list[RoundOutput], viewer: Any
 ) -> dict[str, Any]:
     """The visitor's own box: where they stand, what they can do now (``actions``: register,
     check-in, withdraw) and, while they play, their table."""
@@ -108,7 +110,7 @@ def _closed_note(event: Tournament) -> str:
     return "Registration is closed."
 
 
-def _my_table(rounds: list[dict[str, Any]], username: str) -> dict[str, Any] | None:
+def _my_table(rounds: list[RoundOutput], username: str) -> RoundTableOutput | None:
     """The visitor's table in the latest round, if they sit at one."""
     for table in rounds[-1]["tables"] if rounds else []:
         if username in table["players"]:
@@ -118,8 +120,8 @@ def _my_table(rounds: list[dict[str, Any]], username: str) -> dict[str, Any] | N
 
 def organizer_tools(
     event: Tournament,
-    rounds: list[dict[str, Any]],
-    entry_rows: list[dict[str, Any]],
+    rounds: list[RoundOutput],
+    entry_rows: list[EntryOutput],
     *,
     reseat: bool,
 ) -> dict[str, Any]:
