@@ -12,7 +12,13 @@ from django.utils import timezone
 from tournaments.bracket_view import event_bracket
 from tournaments.forms import seating_text
 from tournaments.models import Entry, Round, Tournament
-from tournaments.payloads import EntryOutput, EventOutput, RoundOutput, RoundTableOutput
+from tournaments.payloads import (
+    EntryOutput,
+    EventOutput,
+    RoundOutput,
+    RoundTableOutput,
+    StandingsOutput,
+)
 from tournaments.selectors import (
     event_announcements,
     event_audit,
@@ -21,10 +27,10 @@ from tournaments.selectors import (
     event_rounds,
     event_standings,
     rules_summary,
-    standings_table,
 )
 
 Status = Tournament.Status
+TIEBREAK_LABELS = {"sonneborn_berger": "Sonneborn-Berger"}
 
 
 def viewer_of(request: HttpRequest) -> Any:
@@ -45,7 +51,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "entries": entry_rows,
         "announcements": event_announcements(event),
         "rounds": rounds,
-        "standings": standings_table(event_standings(event)),
+        "standings": standings_for_page(event_standings(event)),
         "bracket": event_bracket(event),
     }
     if detail["is_admin"]:
@@ -53,6 +59,19 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         context["tools"] = organizer_tools(event, rounds, entry_rows, reseat=reseat)
         context["audit"] = event_audit(event)
     return context
+
+
+def standings_for_page(standings: StandingsOutput) -> dict[str, Any]:
+    """The standings as the page's table shows them: ``labels`` name the tiebreak columns and
+    each row's ``breaks`` fills them (the API leaves both out)."""
+    names = standings["tiebreaks"]
+    return {
+        **standings,
+        "labels": [TIEBREAK_LABELS.get(n, n.replace("_", " ").capitalize()) for n in names],
+        "rows": [
+            {**r, "breaks": [r["tiebreaks"].get(n) for n in names]} for r in standings["rows"]
+        ],
+    }
 
 
 def player_panel(

@@ -297,9 +297,6 @@ def round_table_get(tournament_id: int, round_table_id: int) -> RoundTable:
     return found
 
 
-TIEBREAK_LABELS = {"sonneborn_berger": "Sonneborn-Berger"}
-
-
 def tiebreak_names(rows: list[dict[str, Any]]) -> list[str]:
     """The tiebreak columns, in the order the format applies them."""
     names: list[str] = []
@@ -316,19 +313,6 @@ def event_standings(event: Tournament) -> StandingsOutput:
         "final": event.status == Status.FINISHED,
         "tiebreaks": tiebreak_names(event.standings),
         "rows": event.standings,
-    }
-
-
-def standings_table(standings: StandingsOutput) -> dict[str, Any]:
-    """The standings as the page's table shows them: ``labels`` name the tiebreak columns and
-    each row's ``breaks`` fills them (the API leaves both out)."""
-    names = standings["tiebreaks"]
-    return {
-        **standings,
-        "labels": [TIEBREAK_LABELS.get(n, n.replace("_", " ").capitalize()) for n in names],
-        "rows": [
-            {**r, "breaks": [r["tiebreaks"].get(n) for n in names]} for r in standings["rows"]
-        ],
     }
 
 
