@@ -15,10 +15,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import config.payloads
 from accounts.serializers import ErrorOutput
-from config.payloads import serializer_for
-from games import payloads
 from games.models import RULE_FIELDS, RuleSet
+from games.payloads import RuleSetOutput as RuleSetPayload
 
 # --- Pages -------------------------------------------------------------------------------------
 
@@ -65,20 +65,22 @@ def _shown(ruleset: RuleSet, name: str) -> str:
 # --- API ---------------------------------------------------------------------------------------
 
 
-RuleSetOutput = serializer_for(payloads.RuleSetOutput)
+# The answer's serializer, for the schema and to answer with, from its one typed definition.
+RuleSetOutput = config.payloads.serializer_for(RuleSetPayload)
 
 
 def _ruleset_data(request: Request, ruleset: RuleSet) -> dict[str, Any]:
-    answer: payloads.RuleSetOutput = {
-        "slug": ruleset.slug,
-        "name": ruleset.name,
-        "description": ruleset.description,
-        "preset": ruleset.is_preset,
-        "summary": ruleset.to_rules().summary(),
-        "url": request.build_absolute_uri(ruleset.get_absolute_url()),
-        "rules": ruleset.rules_dict(),
-    }
-    return RuleSetOutput(answer).data
+    return RuleSetOutput(
+        {
+            "slug": ruleset.slug,
+            "name": ruleset.name,
+            "description": ruleset.description,
+            "preset": ruleset.is_preset,
+            "summary": ruleset.to_rules().summary(),
+            "url": request.build_absolute_uri(ruleset.get_absolute_url()),
+            "rules": ruleset.rules_dict(),
+        }
+    ).data
 
 
 class RuleSetListApi(APIView):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import tournaments.payloads as payloads
 from games.models import Table
 from tournaments.formats import (
     FormatError,
@@ -17,14 +18,6 @@ from tournaments.formats import (
     get_format,
 )
 from tournaments.models import RoundTable, Tournament
-from tournaments.payloads import (
-    BracketOutput,
-    ColumnOutput,
-    MatchOutput,
-    MatchState,
-    SideOutput,
-    SlotOutput,
-)
 from tournaments.rounds import entrants_of, gone_of, played_of
 from tournaments.selectors import entry_names
 from tournaments.services import settings_of
@@ -37,7 +30,7 @@ SIDE_LABELS = {
 }
 
 
-def event_bracket(event: Tournament) -> BracketOutput | None:
+def event_bracket(event: Tournament) -> payloads.BracketOutput | None:
     """The bracket page's data: per side (winners, losers, final, third place) its columns, each
     a bracket round of matches with both slots (username and seed once known, else where the
     player comes from), the winner, the match's state and its live table. ``None`` for a format
@@ -83,13 +76,15 @@ def played_so_far(event: Tournament) -> list[PlayedRound]:
     return [*played, PlayedRound(plan, results)]
 
 
-def side_of(matches: list[MatchOutput], side: str, double: bool) -> SideOutput | None:
+def side_of(
+    matches: list[payloads.MatchOutput], side: str, double: bool
+) -> payloads.SideOutput | None:
     mine = [m for m in matches if m["side"] == side]
     if not mine:
         return None
     numbers = sorted({m["round"] for m in mine})
     label = SIDE_LABELS[side] if double or side != "winners" else "Bracket"
-    columns: list[ColumnOutput] = [
+    columns: list[payloads.ColumnOutput] = [
         {
             "label": column_label(side, n, numbers[-1], double),
             "matches": [m for m in mine if m["round"] == n],
@@ -114,8 +109,8 @@ def column_label(side: str, number: int, last: int, double: bool) -> str:
 
 def match_row(
     match: Any, names: dict[int, str], seeds: dict[int, int], tables: dict[str, RoundTable]
-) -> MatchOutput:
-    slots: list[SlotOutput] = [
+) -> payloads.MatchOutput:
+    slots: list[payloads.SlotOutput] = [
         {
             "username": names.get(s.entrant) if s.entrant is not None else None,
             "seed": seeds.get(s.entrant) if s.entrant is not None else None,
@@ -140,7 +135,9 @@ def match_row(
     }
 
 
-def match_state(match: Any, game: Table | None, slots: list[SlotOutput]) -> MatchState:
+def match_state(
+    match: Any, game: Table | None, slots: list[payloads.SlotOutput]
+) -> payloads.MatchState:
     """``bye``, ``walkover`` (a player had left: the other went through without play), ``done``,
     ``playing`` (its game is on), ``ready`` (both players known) or ``waiting``."""
     if match.bye:
