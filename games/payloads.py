@@ -1,6 +1,7 @@
-"""The tables API's answers (PROTOCOL.md, docs/tables.md), one ``TypedDict`` each: what
-``games.selectors`` returns and, through ``config.payloads.serializer_for``, what the schema
-documents. A view (``view``) and the rules are the engine's and stay free-form here.
+"""The tables and rule sets API's answers (PROTOCOL.md, docs/tables.md), one ``TypedDict``
+each: what ``games.selectors`` (and the rule set views) build and, through
+``config.payloads.serializer_for``, what the schema documents. A view (``view``) and the rules
+are the engine's and stay free-form here.
 """
 
 from __future__ import annotations
