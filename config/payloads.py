@@ -12,9 +12,9 @@ Markdown), enums and key notes.
 
 A key's type gives its field: ``int``, ``float``, ``str``, ``bool``, ``datetime``; ``X | None``
 may be null; ``list[X]`` and ``dict[str, X]`` hold ``X``; another ``TypedDict`` nests its own
-serializer; ``Literal[...]`` is an enum; ``Any`` and ``dict[str, Any]`` are free-form JSON. A
-``NotRequired`` key is optional in the schema. ``Annotated[T, Doc(...)]`` adds what the type
-alone cannot say: a description, an enum's choices, or a narrower field.
+serializer; ``Literal[...]`` and an ``Enum`` are enums; ``Any`` and ``dict[str, Any]`` are
+free-form JSON. A ``NotRequired`` key is optional in the schema. ``Annotated[T, Doc(...)]`` adds
+what the type alone cannot say: a description, an enum's choices, or a narrower field.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import functools
 import types
 from dataclasses import dataclass
 from datetime import datetime
+from enum import Enum
 from typing import (
     Annotated,
     Any,
@@ -117,6 +118,10 @@ def _typed_field(hint: Any, options: dict[str, Any]) -> serializers.Field:
         return serializers.DictField(child=field_for(args[1]), **options)
     if origin is Literal:
         return serializers.ChoiceField(choices=list(args), **options)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        # A model's choices keep their labels (the schema describes each value with it).
+        choices = getattr(hint, "choices", None) or [member.value for member in hint]
+        return serializers.ChoiceField(choices=choices, **options)
     if hint in SCALARS:
         return SCALARS[hint](**options)
     raise TypeError(f"no serializer field for {hint!r}")

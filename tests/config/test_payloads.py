@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 import pytest
@@ -15,6 +16,11 @@ class InnerOutput(TypedDict):
     """A nested answer."""
 
     n: int
+
+
+class Phase(StrEnum):
+    DRAW = "draw"
+    PLAY = "play"
 
 
 class SampleOutput(TypedDict):
@@ -33,6 +39,7 @@ class SampleOutput(TypedDict):
     free: dict[str, Any]
     anything: Any
     side: Literal["winners", "losers"]
+    phase: Phase
     status: Annotated[str, Doc("Where it stands", choices=[("a", "A"), ("b", "B")])]
     slug: Annotated[str, Doc(field=serializers.SlugField)]
     ends: Annotated[IsoTime | None, Doc("When it ends")]
@@ -62,6 +69,7 @@ def test_each_type_gives_its_field() -> None:
         "free": serializers.JSONField,
         "anything": serializers.JSONField,
         "side": serializers.ChoiceField,
+        "phase": serializers.ChoiceField,
         "status": serializers.ChoiceField,
         "slug": serializers.SlugField,
         "ends": serializers.DateTimeField,
@@ -71,6 +79,7 @@ def test_each_type_gives_its_field() -> None:
     assert type(f["names"].child) is serializers.CharField
     assert type(f["banks"].child) is serializers.FloatField
     assert list(f["side"].choices) == ["winners", "losers"]
+    assert list(f["phase"].choices) == ["draw", "play"]
     assert list(f["status"].choices) == ["a", "b"]
 
 
