@@ -2,6 +2,9 @@
 
 from rest_framework import serializers
 
+from accounts import payloads
+from config.payloads import serializer_for
+
 
 class RegisterInput(serializers.Serializer):
     username = serializers.RegexField(
@@ -18,25 +21,15 @@ class RegisterInput(serializers.Serializer):
         return value or ""
 
 
-class RegisterOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    token = serializers.CharField()
-
-
 class TokenInput(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     password = serializers.CharField(max_length=128, trim_whitespace=False)
 
 
-class MeOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    username = serializers.CharField()
-    email = serializers.CharField()
-
-
-class TokenOutput(serializers.Serializer):
-    token = serializers.CharField()
+# The answers, from their one typed definition in accounts.payloads.
+RegisterOutput = serializer_for(payloads.RegisterOutput)
+MeOutput = serializer_for(payloads.MeOutput)
+TokenOutput = serializer_for(payloads.TokenOutput)
 
 
 class ErrorOutput(serializers.Serializer):

@@ -22,16 +22,17 @@ from rest_framework.views import APIView
 
 from accounts.auth import signed_in
 from accounts.serializers import ErrorOutput
-from games import clock_services, services
+from config.payloads import serializer_for
+from games import clock_services, payloads, services
 from games.errors import TableError
-from games.models import Table, TableEvent
+from games.models import Table
 from games.selectors import (
+    game_view,
     seat_infos,
     table_get,
     table_log,
     table_payload,
     tables_with_status,
-    view_for,
 )
 
 
@@ -39,51 +40,10 @@ class StaleVersionOutput(ErrorOutput):
     version = serializers.IntegerField()
 
 
-class LogEntryOutput(serializers.Serializer):
-    version = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=TableEvent.Kind.values)
-    player = serializers.CharField(allow_null=True)
-    actor = serializers.CharField(allow_null=True)
-    action = serializers.JSONField(allow_null=True)
-    client_id = serializers.CharField(allow_null=True)
-    at = serializers.DateTimeField()
-    events = serializers.JSONField(help_text="The engine's events; hidden cards after the game")
-
-
-class ClockOutput(serializers.Serializer):
-    turn_seconds = serializers.IntegerField()
-    time_bank_seconds = serializers.IntegerField()
-    turn_started = serializers.DateTimeField(allow_null=True)
-    turn_ends = serializers.DateTimeField(
-        allow_null=True, help_text="End of the turn clock; the mover's bank runs after it"
-    )
-    banks = serializers.DictField(
-        child=serializers.FloatField(), help_text="Seconds of bank each, as of the turn's start"
-    )
-    paused = serializers.BooleanField()
-    remaining = serializers.FloatField(
-        allow_null=True, help_text="Seconds the mover had left when paused; null unless paused"
-    )
-
-
-class TableOutput(serializers.Serializer):
-    id = serializers.IntegerField()
-    status = serializers.ChoiceField(choices=Table.Status.choices)
-    version = serializers.IntegerField()
-    view = serializers.JSONField(allow_null=True, help_text="Your player view, else the public one")
-    deadline = serializers.DateTimeField(allow_null=True)
-    ruleset = serializers.CharField()
-    rules = serializers.JSONField()
-    overrides = serializers.JSONField()
-    seats = serializers.IntegerField()
-    players = serializers.ListField(child=serializers.CharField())
-    creator = serializers.CharField()
-    turn_seconds = serializers.IntegerField()
-    time_bank_seconds = serializers.IntegerField()
-    clock = ClockOutput()
-    rated = serializers.BooleanField()
-    created_at = serializers.DateTimeField()
-    url = serializers.CharField()
+# The answers' serializers, for the schema, from their one typed definition in games.payloads.
+TableOutput = serializer_for(payloads.TableOutput)
+ActionOutput = serializer_for(payloads.ActionOutput)
+LogEntryOutput = serializer_for(payloads.LogEntryOutput)
 
 
 class TableInput(serializers.Serializer):
@@ -102,11 +62,6 @@ class ActionInput(serializers.Serializer):
     action = serializers.JSONField()
     version = serializers.JSONField()
     client_id = serializers.JSONField(required=False, default=None)
-
-
-class ActionOutput(serializers.Serializer):
-    version = serializers.IntegerField()
-    view = serializers.JSONField()
 
 
 class TableApi(APIView):
@@ -271,9 +226,9 @@ class TableActionApi(TableApi):
             version=body["version"],
             client_id=body["client_id"],
         )
-        table = result.table
-        view = view_for(table, result.state, result.seats, signed_in(request).username)
-        return Response({"version": result.version, "view": view})
+        view = game_view(result.table, result.state, result.seats, signed_in(request).username)
+        answer: payloads.ActionOutput = {"version": result.version, "view": view}
+        return Response(answer)
 
 
 class TableLogApi(TableApi):

@@ -13,10 +13,11 @@ These functions only set fields; the services that call them hold the row lock a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
 
 from games.models import Table
+from games.payloads import ClockOutput
 
 
 def _ms(delta: timedelta) -> int:
@@ -80,7 +81,7 @@ def turn_ends(table: Table) -> datetime | None:
     return table.turn_started_at + timedelta(seconds=table.turn_seconds)
 
 
-def clock_payload(table: Table, text: Any) -> dict[str, Any]:
+def clock_payload(table: Table, text: Callable[[datetime], str]) -> ClockOutput:
     """The ``clock`` object of views and answers (``text`` formats a datetime as UTC ISO).
 
     While paused, ``remaining`` is the seconds the mover had left when the pause began, and the

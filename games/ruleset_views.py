@@ -12,16 +12,17 @@ from django.db.models import Field
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+import config.payloads
 from accounts.serializers import ErrorOutput
 from games.engine.summary import rules_summary
 from games.models import RULE_FIELDS, RuleSet
+from games.payloads import RuleSetOutput as RuleSetPayload
 
 # --- Pages -------------------------------------------------------------------------------------
 
@@ -75,24 +76,8 @@ def _shown(ruleset: RuleSet, name: str) -> str:
 # --- API ---------------------------------------------------------------------------------------
 
 
-class RulesOutput(serializers.ModelSerializer):
-    """Every field of the engine's configuration (``Rules.from_dict`` takes this object)."""
-
-    class Meta:
-        model = RuleSet
-        fields = RULE_FIELDS
-
-
-class RuleSetOutput(serializers.Serializer):
-    slug = serializers.SlugField()
-    name = serializers.CharField()
-    description = serializers.CharField()
-    preset = serializers.BooleanField(help_text="One of the six presets of RULES.md.")
-    summary = serializers.ListField(
-        child=serializers.CharField(), help_text="The rules in plain English, one sentence each."
-    )
-    url = serializers.URLField(help_text="The rule set's web page.")
-    rules = RulesOutput()
+# The answer's serializer, for the schema and to answer with, from its one typed definition.
+RuleSetOutput = config.payloads.serializer_for(RuleSetPayload)
 
 
 def _ruleset_data(request: Request, ruleset: RuleSet) -> dict[str, Any]:

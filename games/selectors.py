@@ -25,6 +25,7 @@ from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
+from games.payloads import ClockOutput, JsonObject, LogEntryOutput, TableOutput
 
 # Phases in which the current hand is over, so its seed is no longer secret.
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -93,10 +94,16 @@ def view_for(
     state: GameState | None,
     seats: list[SeatInfo],
     username: str | None,
-) -> dict[str, Any] | None:
-    """``username``'s view (their player view when seated, else the public view)."""
-    if state is None:
-        return None
+) -> JsonObject | None:
+    """``username``'s view (their player view when seated, else the public view); None before
+    the game starts."""
+    return None if state is None else game_view(table, state, seats, username)
+
+
+def game_view(
+    table: Table, state: GameState, seats: list[SeatInfo], username: str | None
+) -> JsonObject:
+    """``username``'s view of a game dealt (see ``view_for``)."""
     seated = username is not None and state.seat_of(username) is not None
     view = player_view(state, username) if seated and username else public_view(state)
     connected = {s.username: s.connected for s in seats}
@@ -121,7 +128,7 @@ def deadline_text(table: Table) -> str | None:
     return utc_text(table.deadline)
 
 
-def table_clock(table: Table) -> dict[str, Any]:
+def table_clock(table: Table) -> ClockOutput:
     """The ``clock`` object of the answers and state frames (see ``games.clock``)."""
     return clock_payload(table, utc_text)
 
@@ -132,13 +139,13 @@ def table_payload(
     *,
     state: GameState | None = None,
     seats: list[SeatInfo] | None = None,
-) -> dict[str, Any]:
+) -> TableOutput:
     """The REST ``table``: PROTOCOL.md's ``id, status, version, view, deadline`` plus the
-    table's setting (rule set, effective rules, seats, players, creator, clock, rated)."""
+    table's setting (rule set, effective rules, seats, players, creator, clock, rated, club)."""
     if state is None and table.state is not None:
         state = table_state(table)
     seats = table_seats(table) if seats is None else seats
-    payload: dict[str, Any] = {
+    return {
         "id": table.pk,
         "status": table.status,
         "version": table.version,
@@ -158,7 +165,6 @@ def table_payload(
         "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
     }
-    return payload
 
 
 def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:
@@ -228,8 +234,14 @@ def table_mismatch(table: Table) -> str | None:
     return f"table {table.pk} v{table.version}: snapshot and rebuild differ in {', '.join(keys)}"
 
 
-def _log_entry(event: TableEvent, reveal: bool, seeds: dict[int, str]) -> dict:
-    entry: dict[str, Any] = {
+def _log_entry(event: TableEvent, reveal: bool, seeds: dict[int, str]) -> LogEntryOutput:
+    # The row's data are what the service that wrote it logged (LogEntryOutput names each key
+    # they may hold); mypy cannot see into a JSON column, tests/config/test_payload_schema.py
+    # holds them to the schema.
+    data: Any = dict(event.data)
+    if event.seed:
+        data["seed"] = event.seed if reveal else seeds.get(event.data.get("hand"))
+    return {
         "version": event.version,
         "kind": event.kind,
         "player": event.player or None,
@@ -237,12 +249,9 @@ def _log_entry(event: TableEvent, reveal: bool, seeds: dict[int, str]) -> dict:
         "action": event.action,
         "client_id": event.client_id,
         "at": utc_text(event.created_at),
-        **event.data,
+        **data,
+        "events": [_public_event(e, reveal) for e in event.events],
     }
-    if event.seed:
-        entry["seed"] = event.seed if reveal else seeds.get(event.data.get("hand"))
-    entry["events"] = [_public_event(e, reveal) for e in event.events]
-    return entry
 
 
 def _public_event(event: dict[str, Any], reveal: bool) -> dict[str, Any]:
@@ -252,7 +261,7 @@ def _public_event(event: dict[str, Any], reveal: bool) -> dict[str, Any]:
     return {k: v for k, v in event.items() if k not in hidden}
 
 
-def table_log(table: Table) -> list[dict[str, Any]]:
+def table_log(table: Table) -> list[LogEntryOutput]:
     """The action log as anyone may read it: hidden cards (a stock draw's card) only once the
     game is over, each hand's seed once that hand is over (the rule of the views' ``deals``)."""
     reveal = table.status in (Table.Status.FINISHED, Table.Status.ABORTED)

@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
-from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,7 +21,9 @@ from rest_framework.views import APIView
 
 from accounts.models import User
 from accounts.serializers import ErrorOutput
+from config.payloads import serializer_for
 from games.selectors import utc_text
+from ratings import payloads
 from ratings.elo import START
 from ratings.selectors import (
     PERIODS,
@@ -44,49 +45,9 @@ HISTORY_DEFAULT = 100
 HISTORY_MAX = 1000
 
 
-class RowOutput(serializers.Serializer):
-    rank = serializers.IntegerField()
-    username = serializers.CharField()
-    rating = serializers.FloatField()
-    games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-
-
-class BoardOutput(serializers.Serializer):
-    count = serializers.IntegerField()
-    pool = serializers.CharField()
-    limit = serializers.IntegerField()
-    offset = serializers.IntegerField()
-    results = RowOutput(many=True)
-
-
-class HistoryOutput(serializers.Serializer):
-    game = serializers.IntegerField(help_text="The table's id")
-    at = serializers.CharField()
-    before = serializers.FloatField()
-    after = serializers.FloatField()
-    place = serializers.IntegerField()
-    table_size = serializers.IntegerField()
-
-
-class PoolRatingOutput(serializers.Serializer):
-    pool = serializers.CharField()
-    label = serializers.CharField()  # type: ignore[assignment]  # a field named as a Field attribute
-    rating = serializers.FloatField()
-    games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-    peak = serializers.FloatField()
-
-
-class PlayerOutput(serializers.Serializer):
-    username = serializers.CharField()
-    pool = serializers.CharField()
-    rating = serializers.FloatField()
-    games = serializers.IntegerField()
-    provisional = serializers.BooleanField()
-    rank = serializers.IntegerField(allow_null=True)
-    history = HistoryOutput(many=True)
-    pools = PoolRatingOutput(many=True)
+# The answers' serializers, for the schema, from their one typed definition in ratings.payloads.
+BoardOutput = serializer_for(payloads.BoardOutput)
+PlayerOutput = serializer_for(payloads.PlayerOutput)
 
 
 def whole_param(params: Mapping[str, Any], name: str, default: int, low: int, high: int) -> int:
@@ -190,7 +151,7 @@ class LeaderboardApi(RatingsApi):
                 raise BoardError("not_found", f"{around!r} is not on this leaderboard", 404)
             offset = found[0] // limit * limit
         rows = board_page(board, offset, limit)
-        results = [
+        results: list[payloads.RowOutput] = [
             {
                 "rank": r.rank,
                 "username": r.username,
@@ -200,9 +161,14 @@ class LeaderboardApi(RatingsApi):
             }
             for r in rows
         ]
-        count = board_count(board)
-        answer = {"count": count, "pool": board.choice.key, "limit": limit, "offset": offset}
-        return Response({**answer, "results": results})
+        answer: payloads.BoardOutput = {
+            "count": board_count(board),
+            "pool": board.choice.key,
+            "limit": limit,
+            "offset": offset,
+            "results": results,
+        }
+        return Response(answer)
 
 
 class PlayerApi(RatingsApi):
@@ -223,13 +189,13 @@ class PlayerApi(RatingsApi):
         return Response(player_answer(user, choice, limit))
 
 
-def player_answer(user: User, choice: Any, limit: int) -> dict[str, Any]:
+def player_answer(user: User, choice: PoolChoice, limit: int) -> payloads.PlayerOutput:
     rating = rating_in(choice, user)
     rank = None
     if rating is not None:
         found = board_position(Board(choice), user.username)
         rank = found[1].rank if found else None
-    history = [
+    history: list[payloads.HistoryOutput] = [
         {
             "game": h["table_id"],
             "at": utc_text(h["at"]),
@@ -240,7 +206,7 @@ def player_answer(user: User, choice: Any, limit: int) -> dict[str, Any]:
         }
         for h in rating_history(choice, user, limit)
     ]
-    pools = [
+    pools: list[payloads.PoolRatingOutput] = [
         {
             "pool": c.key,
             "label": c.label,

@@ -5,9 +5,9 @@ theirs by walkover) with usernames, seeds and each match's live table.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any
 
+import tournaments.payloads as payloads
 from games.models import Table
 from tournaments.format_inputs import entrants_of, gone_of, played_of, result_of, settings_of
 from tournaments.formats import (
@@ -28,7 +28,7 @@ SIDE_LABELS = {
 }
 
 
-def event_bracket(event: Tournament) -> dict[str, Any] | None:
+def event_bracket(event: Tournament) -> payloads.BracketOutput | None:
     """The bracket page's data: per side (winners, losers, final, third place) its columns, each
     a bracket round of matches with both slots (username and seed once known, else where the
     player comes from), the winner, the match's state and its live table. ``None`` for a format
@@ -74,13 +74,15 @@ def played_so_far(event: Tournament) -> list[PlayedRound]:
     return [*played, PlayedRound(plan, results)]
 
 
-def side_of(matches: list[dict[str, Any]], side: str, double: bool) -> dict[str, Any] | None:
+def side_of(
+    matches: list[payloads.MatchOutput], side: str, double: bool
+) -> payloads.SideOutput | None:
     mine = [m for m in matches if m["side"] == side]
     if not mine:
         return None
     numbers = sorted({m["round"] for m in mine})
     label = SIDE_LABELS[side] if double or side != "winners" else "Bracket"
-    columns = [
+    columns: list[payloads.ColumnOutput] = [
         {
             "label": column_label(side, n, numbers[-1], double),
             "matches": [m for m in mine if m["round"] == n],
@@ -105,8 +107,8 @@ def column_label(side: str, number: int, last: int, double: bool) -> str:
 
 def match_row(
     match: Any, names: dict[int, str], seeds: dict[int, int], tables: dict[str, RoundTable]
-) -> dict[str, Any]:
-    slots = [
+) -> payloads.MatchOutput:
+    slots: list[payloads.SlotOutput] = [
         {
             "username": names.get(s.entrant) if s.entrant is not None else None,
             "seed": seeds.get(s.entrant) if s.entrant is not None else None,
@@ -131,24 +133,21 @@ def match_row(
     }
 
 
-class MatchState(StrEnum):
-    """Where a bracket's match stands."""
-
-    BYE = "bye"
-    WALKOVER = "walkover"  # a player had left: the other went through without play
-    DONE = "done"
-    PLAYING = "playing"  # its game is on
-    READY = "ready"  # both players known
-    WAITING = "waiting"
-
-
-def match_state(match: Any, game: Table | None, slots: list[dict[str, Any]]) -> MatchState:
+def match_state(
+    match: Any, game: Table | None, slots: list[payloads.SlotOutput]
+) -> payloads.MatchState:
+    """``bye``, ``walkover`` (a player had left: the other went through without play), ``done``,
+    ``playing`` (its game is on), ``ready`` (both players known) or ``waiting``."""
     if match.bye:
-        return MatchState.BYE
+        return payloads.MatchState.BYE
     if match.walkover:
-        return MatchState.WALKOVER
+        return payloads.MatchState.WALKOVER
     if match.winner is not None:
-        return MatchState.DONE
+        return payloads.MatchState.DONE
     if game is not None and game.status == Table.Status.PLAYING:
-        return MatchState.PLAYING
-    return MatchState.READY if all(s["username"] for s in slots) else MatchState.WAITING
+        return payloads.MatchState.PLAYING
+    return (
+        payloads.MatchState.READY
+        if all(s["username"] for s in slots)
+        else payloads.MatchState.WAITING
+    )

@@ -15,6 +15,7 @@ from games.models import RuleSet
 from tournaments.errors import EventError
 from tournaments.formats import Settings
 from tournaments.models import FORMAT_CHOICES, Tournament
+from tournaments.payloads import RoundTableOutput
 from tournaments.services import TURN_SECONDS_MAX
 
 _WHEN = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -202,6 +203,6 @@ def parse_seating(text: str, entry_ids: Mapping[str, int]) -> list[list[int]]:
     return tables
 
 
-def seating_text(tables: list[dict[str, Any]]) -> str:
+def seating_text(tables: list[RoundTableOutput]) -> str:
     """A round's tables as the re-seat form shows them."""
     return "\n".join(", ".join(t["players"]) for t in tables)

@@ -12,6 +12,13 @@ from django.utils import timezone
 from tournaments.bracket_view import event_bracket
 from tournaments.forms import seating_text
 from tournaments.models import Entry, Round, Tournament
+from tournaments.payloads import (
+    EntryOutput,
+    EventOutput,
+    RoundOutput,
+    RoundTableOutput,
+    StandingsOutput,
+)
 from tournaments.selectors import (
     event_announcements,
     event_audit,
@@ -23,6 +30,7 @@ from tournaments.selectors import (
 )
 
 Status = Tournament.Status
+TIEBREAK_LABELS = {"sonneborn_berger": "Sonneborn-Berger"}
 
 
 def viewer_of(request: HttpRequest) -> Any:
@@ -43,7 +51,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "entries": entry_rows,
         "announcements": event_announcements(event),
         "rounds": rounds,
-        "standings": event_standings(event),
+        "standings": standings_for_page(event_standings(event)),
         "bracket": event_bracket(event),
     }
     if detail["is_admin"]:
@@ -53,8 +61,21 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
     return context
 
 
+def standings_for_page(standings: StandingsOutput) -> dict[str, Any]:
+    """The standings as the page's table shows them: ``labels`` name the tiebreak columns and
+    each row's ``breaks`` fills them (the API leaves both out)."""
+    names = standings["tiebreaks"]
+    return {
+        **standings,
+        "labels": [TIEBREAK_LABELS.get(n, n.replace("_", " ").capitalize()) for n in names],
+        "rows": [
+            {**r, "breaks": [r["tiebreaks"].get(n) for n in names]} for r in standings["rows"]
+        ],
+    }
+
+
 def player_panel(
-    event: Tournament, detail: dict[str, Any], rounds: list[dict[str, Any]], viewer: Any
+    event: Tournament, detail: EventOutput, rounds: list[RoundOutput], viewer: Any
 ) -> dict[str, Any]:
     """The visitor's own box: where they stand, what they can do now (``actions``: register,
     check-in, withdraw) and, while they play, their table."""
@@ -108,7 +129,7 @@ def _closed_note(event: Tournament) -> str:
     return "Registration is closed."
 
 
-def _my_table(rounds: list[dict[str, Any]], username: str) -> dict[str, Any] | None:
+def _my_table(rounds: list[RoundOutput], username: str) -> RoundTableOutput | None:
     """The visitor's table in the latest round, if they sit at one."""
     for table in rounds[-1]["tables"] if rounds else []:
         if username in table["players"]:
@@ -118,8 +139,8 @@ def _my_table(rounds: list[dict[str, Any]], username: str) -> dict[str, Any] | N
 
 def organizer_tools(
     event: Tournament,
-    rounds: list[dict[str, Any]],
-    entry_rows: list[dict[str, Any]],
+    rounds: list[RoundOutput],
+    entry_rows: list[EntryOutput],
     *,
     reseat: bool,
 ) -> dict[str, Any]:

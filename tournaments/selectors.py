@@ -2,8 +2,9 @@
 rounds with their tables, standings, bracket, entries, announcements and audit log.
 
 Each read returns plain dicts and lists, the same for the JSON API and the templates, so the two
-never tell a different story. Nothing an event shows is hidden information: games in play are
-only linked (``/tables/{id}/``), where the table's own views apply.
+never tell a different story; those the API answers with are typed in ``tournaments.payloads``.
+Nothing an event shows is hidden information: games in play are only linked (``/tables/{id}/``),
+where the table's own views apply.
 """
 
 from __future__ import annotations
@@ -27,6 +28,16 @@ from tournaments.models import (
     Round,
     RoundTable,
     Tournament,
+)
+from tournaments.payloads import (
+    AnnouncementOutput,
+    EntryOutput,
+    EventOutput,
+    EventSummaryOutput,
+    RoundBriefOutput,
+    RoundOutput,
+    RoundTableOutput,
+    StandingsOutput,
 )
 
 Status = Tournament.Status
@@ -126,7 +137,7 @@ def event_rules_summary(event: Tournament) -> list[str]:
         return []
 
 
-def event_detail(event: Tournament, viewer: Any = None) -> dict[str, Any]:
+def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
     """Everything the event's page header and ``GET /api/events/{slug}/`` show."""
     counts = Counter(event.entries.values_list("status", flat=True))
     latest = current_round(event)
@@ -166,7 +177,7 @@ def event_detail(event: Tournament, viewer: Any = None) -> dict[str, Any]:
     }
 
 
-def event_summary(event: Tournament) -> dict[str, Any]:
+def event_summary(event: Tournament) -> EventSummaryOutput:
     """An event as the lists show it."""
     return {
         "slug": event.slug,
@@ -183,7 +194,7 @@ def event_summary(event: Tournament) -> dict[str, Any]:
     }
 
 
-def round_brief(round_: Round) -> dict[str, Any]:
+def round_brief(round_: Round) -> RoundBriefOutput:
     return {
         "id": round_.pk,
         "number": round_.number,
@@ -192,14 +203,14 @@ def round_brief(round_: Round) -> dict[str, Any]:
     }
 
 
-def my_entry(event: Tournament, viewer: Any) -> dict[str, Any] | None:
+def my_entry(event: Tournament, viewer: Any) -> EntryOutput | None:
     if viewer is None or not viewer.is_authenticated:
         return None
     entry = event.entries.filter(user=viewer).first()
     return entry_row(entry, viewer.username) if entry else None
 
 
-def entry_row(entry: Entry, username: str) -> dict[str, Any]:
+def entry_row(entry: Entry, username: str) -> EntryOutput:
     return {
         "id": entry.pk,
         "username": username,
@@ -213,7 +224,7 @@ def entry_row(entry: Entry, username: str) -> dict[str, Any]:
     }
 
 
-def event_entries(event: Tournament) -> list[dict[str, Any]]:
+def event_entries(event: Tournament) -> list[EntryOutput]:
     """Every entry: seeded ones by seed, then the rest in the order they registered."""
     rows = event.entries.select_related("user").order_by("seed", "registered_at", "pk")
     return [entry_row(e, e.user.username) for e in rows]
@@ -223,14 +234,14 @@ def entry_names(event: Tournament) -> dict[int, str]:
     return dict(event.entries.values_list("pk", "user__username"))
 
 
-def event_rounds(event: Tournament) -> list[dict[str, Any]]:
+def event_rounds(event: Tournament) -> list[RoundOutput]:
     """Every round planned, first to last, each with its tables (see ``round_row``)."""
     names = entry_names(event)
     rounds = event.round_set.order_by("number").prefetch_related("tables__table")
     return [round_row(r, names) for r in rounds]
 
 
-def round_row(round_: Round, names: dict[int, str]) -> dict[str, Any]:
+def round_row(round_: Round, names: dict[int, str]) -> RoundOutput:
     return {
         **round_brief(round_),
         "status_label": round_.get_status_display(),
@@ -241,34 +252,35 @@ def round_row(round_: Round, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
-def table_row(table: RoundTable, names: dict[int, str]) -> dict[str, Any]:
+def table_row(table: RoundTable, names: dict[int, str]) -> RoundTableOutput:
     """A round's table: who sits (usernames in seat order), its live game and its result
     (``placements`` and ``points`` by username, ``None`` until it is in)."""
     players = [names[p] for p in table.players]
     game: Table | None = table.table
-    out: dict[str, Any] = {
+    placements: dict[str, int] | None = None
+    points: dict[str, int] | None = None
+    if table.places is not None:
+        placements = dict(zip(players, table.places, strict=True))
+        points = dict(zip(players, table.points or [], strict=False))
+    return {
         "id": table.pk,
         "key": table.key,
         "players": players,
         "table": table.table_id,
         "url": game.get_absolute_url() if game else None,
         "playing": game is not None and game.status == Table.Status.PLAYING,
-        "placements": None,
-        "points": None,
+        "placements": placements,
+        "points": points,
         "adjudicated": table.adjudicated,
+        "seats": [
+            {
+                "username": name,
+                "place": placements[name] if placements else None,
+                "points": (points or {}).get(name),
+            }
+            for name in players
+        ],
     }
-    if table.places is not None:
-        out["placements"] = dict(zip(players, table.places, strict=True))
-        out["points"] = dict(zip(players, table.points or [], strict=False))
-    out["seats"] = [
-        {
-            "username": name,
-            "place": out["placements"][name] if out["placements"] else None,
-            "points": (out["points"] or {}).get(name),
-        }
-        for name in players
-    ]
-    return out
 
 
 def round_table_get(event_id: int, round_table_id: int) -> RoundTable:
@@ -286,9 +298,6 @@ def round_table_get(event_id: int, round_table_id: int) -> RoundTable:
     return found
 
 
-TIEBREAK_LABELS = {"sonneborn_berger": "Sonneborn-Berger"}
-
-
 def tiebreak_names(rows: list[dict[str, Any]]) -> list[str]:
     """The tiebreak columns, in the order the format applies them."""
     names: list[str] = []
@@ -297,22 +306,18 @@ def tiebreak_names(rows: list[dict[str, Any]]) -> list[str]:
     return names
 
 
-def event_standings(event: Tournament) -> dict[str, Any]:
-    """The standings as of the last finished round (``rows`` empty before the first). For the
-    page, ``labels`` name the tiebreak columns and each row's ``breaks`` fills them."""
+def event_standings(event: Tournament) -> StandingsOutput:
+    """The standings as of the last finished round (``rows`` empty before the first)."""
     last = event.round_set.filter(status=Round.Status.FINISHED).order_by("-number").first()
-    names = tiebreak_names(event.standings)
-    rows = [{**r, "breaks": [r["tiebreaks"].get(n) for n in names]} for r in event.standings]
     return {
         "round": last.number if last else None,
         "final": event.status == Status.FINISHED,
-        "tiebreaks": names,
-        "labels": [TIEBREAK_LABELS.get(n, n.replace("_", " ").capitalize()) for n in names],
-        "rows": rows,
+        "tiebreaks": tiebreak_names(event.standings),
+        "rows": event.standings,
     }
 
 
-def event_announcements(event: Tournament, limit: int = 50) -> list[dict[str, Any]]:
+def event_announcements(event: Tournament, limit: int = 50) -> list[AnnouncementOutput]:
     notes = event.announcements.select_related("author")[:limit]
     return [
         {"id": n.pk, "text": n.text, "author": n.author.username, "created_at": n.created_at}

@@ -1,0 +1,112 @@
+"""The tables and rule sets API's answers (PROTOCOL.md, docs/tables.md), one ``TypedDict``
+each: what ``games.selectors`` (and the rule set views) build and, through
+``config.payloads.serializer_for``, what the schema documents. A view (``view``) and the rules
+are the engine's and stay free-form here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, NotRequired, TypedDict
+
+from rest_framework import serializers
+
+from config.payloads import Doc, IsoTime
+from games.models import RULE_FIELDS, RuleSet, Table, TableEvent
+
+#: A JSON object of the engine's (a view, the rules): PROTOCOL.md gives its shape.
+JsonObject = dict[str, Any]
+
+
+class ClockOutput(TypedDict):
+    turn_seconds: int
+    time_bank_seconds: int
+    turn_started: IsoTime | None
+    turn_ends: Annotated[
+        IsoTime | None, Doc("End of the turn clock; the mover's bank runs after it")
+    ]
+    banks: Annotated[dict[str, float], Doc("Seconds of bank each, as of the turn's start")]
+    paused: bool
+    remaining: Annotated[
+        float | None, Doc("Seconds the mover had left when paused; null unless paused")
+    ]
+
+
+class TableOutput(TypedDict):
+    id: int
+    status: Annotated[str, Doc(choices=Table.Status.choices)]
+    version: int
+    view: Annotated[JsonObject | None, Doc("Your player view, else the public one")]
+    deadline: IsoTime | None
+    ruleset: str
+    rules: JsonObject
+    overrides: JsonObject
+    seats: int
+    players: list[str]
+    creator: str
+    turn_seconds: int
+    time_bank_seconds: int
+    clock: ClockOutput
+    rated: bool
+    club: Annotated[str | None, Doc("The club's slug; null for a table of no club")]
+    created_at: IsoTime
+    url: str
+
+
+class ActionOutput(TypedDict):
+    version: int
+    view: JsonObject
+
+
+class RevealedOutput(TypedDict):
+    """The seed of the hand this row's change ended, no longer secret."""
+
+    hand: int
+    seed: str
+
+
+class LogEntryOutput(TypedDict):
+    """A row of a table's log. `kind` says which of the optional keys it has:
+    `start` players, hand, commitment and seed; `deal` hand, commitment and seed; `timeout`
+    deadline, late_ms and by, or absent; `withdraw` reason; `adjudicate` placements and
+    reason; and the row whose change ended a hand `revealed`."""
+
+    version: int
+    kind: Annotated[str, Doc(choices=TableEvent.Kind.values)]
+    player: str | None
+    actor: str | None
+    action: JsonObject | None
+    client_id: str | None
+    at: IsoTime
+    players: NotRequired[Annotated[list[str], Doc("Who sits, in seat order")]]
+    hand: NotRequired[Annotated[int, Doc("The hand dealt")]]
+    commitment: NotRequired[Annotated[str, Doc("SHA-256 of the hand's seed")]]
+    seed: NotRequired[Annotated[str | None, Doc("The hand's seed; null until the hand is over")]]
+    revealed: NotRequired[RevealedOutput]
+    deadline: NotRequired[Annotated[IsoTime, Doc("The deadline the server played the turn at")]]
+    late_ms: NotRequired[Annotated[int, Doc("How late the server played it, in milliseconds")]]
+    by: NotRequired[Annotated[str, Doc("timer or sweep: what played it")]]
+    absent: NotRequired[Annotated[bool, Doc("An absent player's turn, played at once")]]
+    reason: NotRequired[Annotated[str, Doc("The organizer's reason")]]
+    placements: NotRequired[Annotated[dict[str, int], Doc("Place by username, as decided")]]
+    events: Annotated[
+        list[JsonObject],
+        Doc("The engine's events; hidden cards after the game", field=serializers.JSONField),
+    ]
+
+
+class RulesOutput(serializers.ModelSerializer):
+    """Every field of the engine's configuration (``Rules.from_dict`` takes this object)."""
+
+    class Meta:
+        model = RuleSet
+        fields = RULE_FIELDS
+
+
+class RuleSetOutput(TypedDict):
+    slug: Annotated[str, Doc(field=serializers.SlugField)]
+    name: str
+    description: str
+    preset: Annotated[bool, Doc("One of the six presets of RULES.md.")]
+    summary: Annotated[list[str], Doc("The rules in plain English, one sentence each.")]
+    url: Annotated[str, Doc("The rule set's web page.", field=serializers.URLField)]
+    rules: Annotated[JsonObject, Doc(field=RulesOutput)]

@@ -1,0 +1,54 @@
+"""The ratings API's answers (PROTOCOL.md, docs/ratings.md), one ``TypedDict`` each: what
+``ratings.apis`` answers and, through ``config.payloads.serializer_for``, what the schema
+documents."""
+
+from __future__ import annotations
+
+from typing import Annotated, TypedDict
+
+from config.payloads import Doc
+
+
+class RowOutput(TypedDict):
+    rank: int
+    username: str
+    rating: float
+    games: int
+    provisional: bool
+
+
+class BoardOutput(TypedDict):
+    count: int
+    pool: str
+    limit: int
+    offset: int
+    results: list[RowOutput]
+
+
+class HistoryOutput(TypedDict):
+    game: Annotated[int, Doc("The table's id")]
+    at: str
+    before: float
+    after: float
+    place: int
+    table_size: int
+
+
+class PoolRatingOutput(TypedDict):
+    pool: str
+    label: str
+    rating: float
+    games: int
+    provisional: bool
+    peak: float
+
+
+class PlayerOutput(TypedDict):
+    username: str
+    pool: str
+    rating: float
+    games: int
+    provisional: bool
+    rank: int | None
+    history: list[HistoryOutput]
+    pools: list[PoolRatingOutput]
