@@ -18,13 +18,13 @@ from rest_framework.views import APIView
 from accounts import login_guard, services
 from accounts.auth import signed_in
 from accounts.serializers import (
-    ErrorOutput,
     MeOutput,
     RegisterInput,
     RegisterOutput,
     TokenInput,
     TokenOutput,
 )
+from config.exceptions import ErrorOutput
 
 
 class AuthApi(APIView):

@@ -30,12 +30,3 @@ class TokenInput(serializers.Serializer):
 RegisterOutput = serializer_for(payloads.RegisterOutput)
 MeOutput = serializer_for(payloads.MeOutput)
 TokenOutput = serializer_for(payloads.TokenOutput)
-
-
-class ErrorOutput(serializers.Serializer):
-    error = serializers.CharField()
-    message = serializers.CharField()
-    # Present on refused input: each field at fault with its messages (nested for nested input).
-    fields = serializers.DictField(required=False)  # type: ignore[assignment]  # named as Serializer.fields
-    # Present on a 429: seconds before trying again (also the Retry-After header).
-    retry_after = serializers.IntegerField(required=False)

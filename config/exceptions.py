@@ -10,7 +10,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
@@ -30,6 +30,17 @@ CODES: dict[type[exceptions.APIException], str] = {
     exceptions.UnsupportedMediaType: "unsupported_media_type",
     exceptions.Throttled: "throttled",
 }
+
+
+class ErrorOutput(serializers.Serializer):
+    """The schema of every error body, whichever app or layer refused (the one mapping)."""
+
+    error = serializers.CharField()
+    message = serializers.CharField()
+    # Present on refused input: each field at fault with its messages (nested for nested input).
+    fields = serializers.DictField(required=False)  # type: ignore[assignment]  # named as Serializer.fields
+    # Present on a 429: seconds before trying again (also the Retry-After header).
+    retry_after = serializers.IntegerField(required=False)
 
 
 def _first_message(detail: Any) -> str:

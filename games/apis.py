@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.auth import signed_in
-from accounts.serializers import ErrorOutput
+from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
 from games import clock_services, payloads, services
 from games.errors import TableError

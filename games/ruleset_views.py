@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import config.payloads
-from accounts.serializers import ErrorOutput
+from config.exceptions import ErrorOutput
 from games.engine.summary import rules_summary
 from games.models import RULE_FIELDS, RuleSet
 from games.payloads import RuleSetOutput as RuleSetPayload

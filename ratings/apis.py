@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import User
-from accounts.serializers import ErrorOutput
+from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
 from games.selectors import utc_text
 from ratings import payloads

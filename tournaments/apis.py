@@ -25,7 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.auth import signed_in
-from accounts.serializers import ErrorOutput
+from config.exceptions import ErrorOutput
 from tournaments import entries, organizer, services
 from tournaments import serializers as s
 from tournaments.bracket_view import event_bracket
