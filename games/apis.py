@@ -25,11 +25,13 @@ from accounts.serializers import ErrorOutput
 from games import clock_services, services
 from games.errors import TableError
 from games.models import Table
+from games.refusals import seat_actions
 from games.selectors import (
     seat_infos,
     table_get,
     table_log,
     table_payload,
+    table_seats,
     tables_with_status,
     view_for,
 )
@@ -86,6 +88,20 @@ class TableOutput(serializers.Serializer):
     url = serializers.CharField()
 
 
+class SeatActionsOutput(serializers.Serializer):
+    join = serializers.BooleanField(help_text="You may take a seat (not seated, and accepted)")
+    leave = serializers.BooleanField(help_text="You may give up your seat")
+    start = serializers.BooleanField(help_text="You may start the game (the creator)")
+
+
+class TableAnswerOutput(TableOutput):
+    """One table, answered to one caller: the table and what they may do with a seat now."""
+
+    actions = SeatActionsOutput(
+        help_text="What you may do now, by the services' own checks; all false once it started"
+    )
+
+
 class TableInput(serializers.Serializer):
     ruleset = serializers.CharField(default="standard")
     seats = serializers.JSONField(default=4)  # type: ignore[arg-type]  # any JSON default
@@ -122,7 +138,10 @@ class TableApi(APIView):
         return request.user.username if request.user.is_authenticated else None
 
     def table_answer(self, request: Request, table: Table, code: int = 200) -> Response:
-        return Response(table_payload(table, self.viewer(request)), status=code)
+        seats = table_seats(table)
+        payload = table_payload(table, self.viewer(request), seats=seats)
+        payload["actions"] = seat_actions(table, request.user, seats)
+        return Response(payload, status=code)
 
 
 _ERRORS = {
@@ -151,7 +170,7 @@ class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_create",
         request=TableInput,
-        responses={201: TableOutput, **_ERRORS},
+        responses={201: TableAnswerOutput, **_ERRORS},
     )
     def post(self, request: Request) -> Response:
         data = TableInput(data=request.data)
@@ -171,7 +190,7 @@ class TableListApi(TableApi):
 
 
 class TableDetailApi(TableApi):
-    @extend_schema(operation_id="tables_get", responses={200: TableOutput, 404: _ERRORS[404]})
+    @extend_schema(operation_id="tables_get", responses={200: TableAnswerOutput, 404: _ERRORS[404]})
     def get(self, request: Request, table_id: int) -> Response:
         return self.table_answer(request, table_get(table_id))
 
@@ -192,7 +211,7 @@ def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
             operation_id=f"tables_{name}",
             request=None,
             # A call's own description of a status replaces the common one.
-            responses={200: TableOutput, **_ERRORS, **{int(k): v for k, v in errors.items()}},
+            responses={200: TableAnswerOutput, **_ERRORS, **{int(k): v for k, v in errors.items()}},
         )
     )
 
