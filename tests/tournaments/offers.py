@@ -1,5 +1,6 @@
 """Helpers of the tests that hold the event page to its services: every call one person might
-make on an event, tried on its service (and undone), and what the page and its context offer.
+make on an event, tried on its service (and undone), what the page and its context offer, and
+events where an organizer plays.
 
 A call is named the same way throughout, whatever its ids: ``register``, ``check-in``,
 ``withdraw``; ``tool:<action>`` for the organizer's buttons; ``remove:<username>``;
@@ -16,9 +17,10 @@ from typing import Any
 from django.db import transaction
 from django.test import Client, RequestFactory
 
-from accounts.models import User
+from accounts.models import Club, ClubMembership, User
 from config.errors import ServiceError
 from games.models import Table
+from tests.tournaments.factories import started_event, user_named
 from tournaments import entries, organizer, services
 from tournaments.access import is_event_admin
 from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
@@ -220,3 +222,26 @@ def _form_call(path: str, tables: dict[int, RoundTable], rounds: dict[int, int])
         call = "reseat" if found[2] == "reseat" else "round-start"
         return {f"{call}:{rounds[int(found[1])]}"}
     return {f"tool:{path.strip('/')}"}
+
+
+# --- an organizer who plays in their own event ---------------------------------------------------
+
+
+def olga_plays(director: User, players: list[str], **fields: object) -> tuple[Tournament, User]:
+    """A running event of the club Hearts, whose admin Olga plays in it."""
+    club = Club.objects.create(name="Hearts", slug="hearts")
+    olga = user_named("olga")
+    ClubMembership.objects.create(club=club, user=olga, role=ClubMembership.Role.ADMIN)
+    return started_event(director, players, club=club, **fields), olga
+
+
+def olga_in_a_swiss(director: User, **fields: object) -> tuple[Tournament, User]:
+    return olga_plays(director, ["ann", "bob", "cid", "olga"], format="swiss", rounds=2, **fields)
+
+
+def olga_in_a_swiss_waiting(director: User) -> tuple[Tournament, User]:
+    return olga_in_a_swiss(director, auto_advance=False)
+
+
+def olga_face_to_face(director: User) -> tuple[Tournament, User]:
+    return olga_plays(director, ["ann", "olga"], online=False)

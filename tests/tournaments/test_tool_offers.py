@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from accounts.models import Club, ClubMembership, User
+from accounts.models import User
 from tests.tournaments.factories import (
     FOUR,
     decide_round,
@@ -20,7 +20,14 @@ from tests.tournaments.factories import (
     started_event,
     user_named,
 )
-from tests.tournaments.offers import accepted, offered_by_context, offered_by_page
+from tests.tournaments.offers import (
+    accepted,
+    offered_by_context,
+    offered_by_page,
+    olga_face_to_face,
+    olga_in_a_swiss,
+    olga_in_a_swiss_waiting,
+)
 from tournaments import entries, organizer, services
 from tournaments.models import Tournament
 
@@ -89,26 +96,6 @@ def cancelled(build: Situation) -> Situation:
         return services.event_cancel(event_id=event.pk, actor=viewer, reason="rain"), viewer
 
     return situation
-
-
-def olga_plays(director: User, players: list[str], **fields: object) -> tuple[Tournament, User]:
-    """A running event of the club Hearts, whose admin Olga plays in it."""
-    club = Club.objects.create(name="Hearts", slug="hearts")
-    olga = user_named("olga")
-    ClubMembership.objects.create(club=club, user=olga, role=ClubMembership.Role.ADMIN)
-    return started_event(director, players, club=club, **fields), olga
-
-
-def olga_in_a_swiss(director: User, **fields: object) -> tuple[Tournament, User]:
-    return olga_plays(director, ["ann", "bob", "cid", "olga"], format="swiss", rounds=2, **fields)
-
-
-def olga_in_a_swiss_waiting(director: User) -> tuple[Tournament, User]:
-    return olga_in_a_swiss(director, auto_advance=False)
-
-
-def olga_face_to_face(director: User) -> tuple[Tournament, User]:
-    return olga_plays(director, ["ann", "olga"], online=False)
 
 
 def olga_table(event: Tournament) -> str:
