@@ -185,7 +185,7 @@ def organizer_tools(
 def _start_note(refusal: EventError | None) -> str | None:
     if refusal is None or refusal.code == "wrong_status":
         return None
-    return f"The event cannot start yet: {refusal.message}."
+    return f"The event cannot start yet. {_sentence(refusal)}"
 
 
 def _removable(

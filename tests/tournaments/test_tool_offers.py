@@ -200,6 +200,6 @@ def test_the_tools_say_why_an_event_in_check_in_cannot_start(director: User) -> 
     client = Client()
     client.force_login(director)
     html = client.get(event.get_absolute_url()).content.decode()
-    assert '<p class="hint" id="start-note">The event cannot start yet: ' in html
+    assert '<p class="hint" id="start-note">The event cannot start yet. ' in html
     event, _ = check_in(director)
     assert 'id="start-note"' not in client.get(event.get_absolute_url()).content.decode()
