@@ -44,3 +44,10 @@ def error_frame(error: ServiceError, **answering: Any) -> dict[str, Any]:
     {'type': 'error', 'client_id': None, 'error': 'bad_request', 'message': 'not JSON'}
     """
     return {"type": "error", **answering, **error.body()}
+
+
+def refuse(refusal: ServiceError | None) -> None:
+    """Raise ``refusal``, if there is one: how a service acts on its own precondition check (a
+    ``*_refusal`` function), which the pages call too, to offer only what would be accepted."""
+    if refusal is not None:
+        raise refusal

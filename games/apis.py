@@ -29,6 +29,7 @@ from games.models import Table
 from games.selectors import (
     game_view,
     seat_infos,
+    table_answer,
     table_get,
     table_log,
     table_payload,
@@ -44,6 +45,9 @@ class StaleVersionOutput(ErrorOutput):
 TableOutput = serializer_for(payloads.TableOutput)
 ActionOutput = serializer_for(payloads.ActionOutput)
 LogEntryOutput = serializer_for(payloads.LogEntryOutput)
+
+
+TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
 
 
 class TableInput(serializers.Serializer):
@@ -77,7 +81,7 @@ class TableApi(APIView):
         return request.user.username if request.user.is_authenticated else None
 
     def table_answer(self, request: Request, table: Table, code: int = 200) -> Response:
-        return Response(table_payload(table, self.viewer(request)), status=code)
+        return Response(table_answer(table, request.user), status=code)
 
 
 _ERRORS = {
@@ -106,7 +110,7 @@ class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_create",
         request=TableInput,
-        responses={201: TableOutput, **_ERRORS},
+        responses={201: TableAnswerOutput, **_ERRORS},
     )
     def post(self, request: Request) -> Response:
         data = TableInput(data=request.data)
@@ -126,7 +130,7 @@ class TableListApi(TableApi):
 
 
 class TableDetailApi(TableApi):
-    @extend_schema(operation_id="tables_get", responses={200: TableOutput, 404: _ERRORS[404]})
+    @extend_schema(operation_id="tables_get", responses={200: TableAnswerOutput, 404: _ERRORS[404]})
     def get(self, request: Request, table_id: int) -> Response:
         return self.table_answer(request, table_get(table_id))
 
@@ -147,7 +151,7 @@ def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
             operation_id=f"tables_{name}",
             request=None,
             # A call's own description of a status replaces the common one.
-            responses={200: TableOutput, **_ERRORS, **{int(k): v for k, v in errors.items()}},
+            responses={200: TableAnswerOutput, **_ERRORS, **{int(k): v for k, v in errors.items()}},
         )
     )
 

@@ -8,6 +8,10 @@ flag in the views is; opening or closing a socket never changes the game.
 Frames from the groups may arrive out of order when several processes push (each push is built
 after its own commit), so a connection never sends a frame older than the last one it sent.
 Equal versions are sent again: they may carry a changed ``connected`` flag.
+
+While the table waits for players, each frame a connection sends carries that connection's user's
+``actions`` (``games.refusals.seat_actions``: join, leave, start), read per connection since the
+public group's frames are shared; once the game has begun frames go out as the group sent them.
 """
 
 from __future__ import annotations
@@ -27,8 +31,9 @@ from config.ws_limit import RateLimitedConsumer
 from games import clock_services, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
-from games.models import Seat
+from games.models import Seat, Table
 from games.push import public_group, seat_group, state_frame
+from games.refusals import NO_ACTIONS, SeatActions, seat_actions
 from games.selectors import table_get, table_seats, view_for
 
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
@@ -53,10 +58,24 @@ def _is_seated(table_id: int, user: Any) -> bool:
     return user is not None and Seat.objects.filter(table=table, user=user).exists()
 
 
-def _frame(table_id: int, username: str | None) -> dict[str, Any]:
-    """The current ``state`` frame for ``username`` (None: the public view)."""
+def _frame(table_id: int, user: Any, seated: bool) -> dict[str, Any]:
+    """The current ``state`` frame for ``user`` (None: anonymous): their own view when
+    ``seated``, else the public view; while the table waits, with their ``actions``."""
     table = table_get(table_id)
-    return state_frame(table, table_seats(table), username)
+    seats = table_seats(table)
+    frame = state_frame(table, seats, user.username if seated else None)
+    if frame["status"] == Table.Status.WAITING:
+        frame["actions"] = seat_actions(table, user, seats)
+    return frame
+
+
+def _actions(table_id: int, user: Any) -> SeatActions:
+    """What ``user`` may do with a seat now (``games.refusals``); nothing at a table gone."""
+    try:
+        table = table_get(table_id)
+    except TableError:
+        return NO_ACTIONS.copy()
+    return seat_actions(table, user, table_seats(table))
 
 
 def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any]:
@@ -157,8 +176,7 @@ class TableConsumer(RateLimitedConsumer):
             )
 
     async def _fresh_frame(self) -> dict[str, Any]:
-        username = self.user.username if self.seated else None
-        frame: dict[str, Any] = await _db(_frame)(self.table_id, username)
+        frame: dict[str, Any] = await _db(_frame)(self.table_id, self.user, self.seated)
         return frame
 
     # --- server to client ------------------------------------------------------------------
@@ -178,6 +196,11 @@ class TableConsumer(RateLimitedConsumer):
             await self._join(False)
             await self._send_state(await self._fresh_frame())
             return
+        if frame["status"] == Table.Status.WAITING:
+            # The group's frame is everyone's; what may be done with a seat is this user's own.
+            # Asked only while the table waits: a game's frames go out as they came.
+            actions = await _db(_actions)(self.table_id, self.user)
+            frame = {**frame, "actions": actions}
         await self._send_state(frame)
 
     async def layer_reconnected(self, event: dict[str, Any]) -> None:

@@ -52,6 +52,25 @@ class TableOutput(TypedDict):
     url: str
 
 
+class SeatActions(TypedDict):
+    """What one person may do with a seat at a waiting table now, by the services' own checks
+    (``games.refusals``); all false once the game has begun. The ``actions`` of the answer about
+    one table and of a waiting table's ``state`` frames (docs/tables.md)."""
+
+    join: Annotated[bool, Doc("You may take a seat (not seated, and accepted)")]
+    leave: Annotated[bool, Doc("You may give up your seat")]
+    start: Annotated[bool, Doc("You may start the game (the creator)")]
+
+
+class TableAnswerOutput(TableOutput):
+    """One table, answered to one caller: the table and what they may do with a seat now."""
+
+    actions: Annotated[
+        SeatActions,
+        Doc("What you may do now, by the services' own checks; all false once it started"),
+    ]
+
+
 class ActionOutput(TypedDict):
     version: int
     view: JsonObject

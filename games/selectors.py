@@ -25,7 +25,14 @@ from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
 from games.models import Seat, Table, TableEvent
-from games.payloads import ClockOutput, JsonObject, LogEntryOutput, TableOutput
+from games.payloads import (
+    ClockOutput,
+    JsonObject,
+    LogEntryOutput,
+    TableAnswerOutput,
+    TableOutput,
+)
+from games.refusals import seat_actions
 
 # Phases in which the current hand is over, so its seed is no longer secret.
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -165,6 +172,15 @@ def table_payload(
         "created_at": utc_text(table.created_at),
         "url": table.get_absolute_url(),
     }
+
+
+def table_answer(table: Table, user: Any) -> TableAnswerOutput:
+    """The answer about one table to one caller (``user``: anonymous, or None): the table as
+    they see it, and what they may do with a seat now (``games.refusals.seat_actions``)."""
+    seats = table_seats(table)
+    viewer = user.username if user is not None and user.is_authenticated else None
+    payload = table_payload(table, viewer, seats=seats)
+    return {**payload, "actions": seat_actions(table, user, seats)}
 
 
 def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:

@@ -4,7 +4,8 @@ Each service runs in one transaction holding the table's row lock (``select_for_
 writer changes a table at a time whichever server or worker it runs on (DESIGN.md decision 1).
 Pushes to sockets are registered with ``transaction.on_commit`` (decision 2). A game change bumps
 ``version`` and appends one ``TableEvent``; the snapshot in ``Table.state`` is always what
-replaying those rows gives (``games.selectors.table_rebuild``).
+replaying those rows gives (``games.selectors.table_rebuild``). Join, leave and start raise the
+refusals of ``games.refusals``, checked under the lock; the pages ask the same checks what to offer.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from accounts.models import Club, ClubMembership, User
+from accounts.models import Club, User
+from config.errors import refuse
 from games import push
 from games.engine.actions import Action, parse_action
 from games.engine.engine import Transition, apply
@@ -33,9 +35,10 @@ from games.engine.errors import (
 )
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.state import GameState
-from games.errors import ALREADY_STARTED, NOT_ENOUGH_PLAYERS, PAUSED, TABLE_FULL, TableError
+from games.errors import PAUSED, TableError
 from games.models import RuleSet, Seat, Table, TableEvent
 from games.record import advance, lock_table, start_game
+from games.refusals import is_member, join_refusal, leave_refusal, seated, start_refusal
 from games.selectors import SeatInfo, table_get, table_rebuild, table_seats, table_state
 
 # A client_id is the client's own idempotency key (a UUID in PROTOCOL.md); bounded, not parsed.
@@ -161,7 +164,7 @@ def _club(club: Club | str | None, creator: User) -> Club | None:
     if club is None or club == "":
         return None
     found = club if isinstance(club, Club) else _club_by_slug(club)
-    if not _is_member(creator, found.pk):
+    if not is_member(creator, found.pk):
         raise TableError(FORBIDDEN, "only the club's members open its tables", status=403)
     return found
 
@@ -175,10 +178,6 @@ def _club_by_slug(slug: object) -> Club:
     return found
 
 
-def _is_member(user: User, club_id: int) -> bool:
-    return ClubMembership.objects.filter(club_id=club_id, user=user).exists()
-
-
 def table_join(*, table_id: int, user: User) -> Table:
     """Seat ``user``; a table that is then full starts by itself. Joining twice is a no-op.
 
@@ -188,14 +187,9 @@ def table_join(*, table_id: int, user: User) -> Table:
     with transaction.atomic():
         table = lock_table(table_id)
         seats = list(Seat.objects.filter(table=table))
-        if any(s.user_id == user.pk for s in seats):
+        if seated(user, seats):
             return table
-        if table.status != Table.Status.WAITING:
-            raise TableError(ALREADY_STARTED, "the game has already begun", status=409)
-        if len(seats) >= table.seats:
-            raise TableError(TABLE_FULL, f"all {table.seats} seats are taken", status=409)
-        if table.club_id is not None and not _is_member(user, table.club_id):
-            raise TableError(FORBIDDEN, "only the club's members sit at its tables", status=403)
+        refuse(join_refusal(table, user, seats))
         position = max((s.position for s in seats), default=-1) + 1
         Seat.objects.create(table=table, user=user, position=position)
         if len(seats) + 1 == table.seats:
@@ -212,11 +206,8 @@ def table_leave(*, table_id: int, user: User) -> Table:
     """
     with transaction.atomic():
         table = lock_table(table_id)
-        if table.status != Table.Status.WAITING:
-            raise TableError(ALREADY_STARTED, "seats are kept once the game begins", status=409)
-        deleted, _ = Seat.objects.filter(table=table, user=user).delete()
-        if not deleted:
-            raise TableError(NOT_SEATED, "you have no seat at this table")
+        refuse(leave_refusal(table, user, list(Seat.objects.filter(table=table))))
+        Seat.objects.filter(table=table, user=user).delete()
         first = Seat.objects.filter(table=table).order_by("position").first()
         if first is None:
             table.status = Table.Status.ABORTED
@@ -236,12 +227,7 @@ def table_start(*, table_id: int, user: User) -> Table:
     """
     with transaction.atomic():
         table = lock_table(table_id)
-        if table.creator_id != user.pk:
-            raise TableError(FORBIDDEN, "only the table's creator starts it", status=403)
-        if table.status != Table.Status.WAITING:
-            raise TableError(ALREADY_STARTED, "the game has already begun", status=409)
-        if Seat.objects.filter(table=table).count() < MIN_PLAYERS:
-            raise TableError(NOT_ENOUGH_PLAYERS, "at least two players must be seated")
+        refuse(start_refusal(table, user, list(Seat.objects.filter(table=table))))
         start_game(table)
         push.on_commit_table(table)
     return table

@@ -17,12 +17,13 @@ from django.views.decorators.http import require_POST
 
 from games import services
 from games.clock_services import can_manage
-from games.engine.rules import MIN_PLAYERS, Rules
+from games.engine.rules import Rules
 from games.engine.summary import rules_summary
 from games.errors import TableError
 from games.forms import TableForm
 from games.models import Table
-from games.selectors import table_get, table_payload, tables_with_status
+from games.refusals import seat_actions
+from games.selectors import table_answer, table_get, tables_with_status
 
 # The house rules of RULES.md, as the lobby names those a table plays with.
 HOUSE_RULES = {
@@ -35,17 +36,20 @@ HOUSE_RULES = {
 LOBBY_SIZE = 50
 
 
-def lobby_row(table: Table) -> dict[str, Any]:
-    """What the lobby shows of an open table: its rules in brief and who sits there."""
+def lobby_row(table: Table, visitor: Any) -> dict[str, Any]:
+    """What the lobby shows of an open table: its rules in brief, who sits there, and whether
+    the visitor may join it (``games.refusals``: a club's table only for its members)."""
     rules = Rules.from_dict(table.rules)
     sentences = rules_summary(rules)
     # Target, cards and jokers, card values: the summary's first, second and fourth sentences.
     brief = " ".join(sentences[i] for i in (0, 1, 3))
+    seats = list(table.seat_set.all())
     return {
         "table": table,
         "summary": brief,
         "house": [label for name, label in HOUSE_RULES.items() if getattr(rules, name)],
-        "players": [seat.user.username for seat in table.seat_set.all()],
+        "players": [seat.user.username for seat in seats],
+        "may_join": seat_actions(table, visitor, seats)["join"],
     }
 
 
@@ -72,7 +76,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc.message)
             else:
                 return redirect(table)
-    rows = [lobby_row(t) for t in tables_with_status()[:LOBBY_SIZE]]
+    rows = [lobby_row(t, request.user) for t in tables_with_status()[:LOBBY_SIZE]]
     return render(request, "games/lobby.html", {"form": form, "rows": rows})
 
 
@@ -81,20 +85,17 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         table = table_get(table_id)
     except TableError as exc:
         raise Http404(exc.message) from None
-    viewer = request.user.username if request.user.is_authenticated else None
-    payload = table_payload(table, viewer)
-    players = payload["players"]
-    waiting = table.status == Table.Status.WAITING
+    # What this visitor may do with a seat, by the services' own checks (games.refusals): the
+    # first render of the join, leave and start forms, and the payload's ``actions``, which
+    # table.js follows as each state frame brings them anew.
+    payload = table_answer(table, request.user)
+    actions = payload["actions"]
     context = {
         "table": table,
         "payload": payload,
-        "seated": viewer in players,
-        # The first render of the join and start forms; table.js keeps them up to date.
-        "can_join": waiting
-        and viewer is not None
-        and viewer not in players
-        and len(players) < table.seats,
-        "can_start": waiting and viewer == payload["creator"] and len(players) >= MIN_PLAYERS,
+        "can_join": actions["join"],
+        "can_leave": actions["leave"],
+        "can_start": actions["start"],
         # Pause and resume buttons: shown by table.js while the game is in play.
         "can_manage": can_manage(request.user, table),  # type: ignore[arg-type]
     }

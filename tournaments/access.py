@@ -8,7 +8,7 @@ from games.models import Table
 from ratings.elo import START
 from ratings.selectors import PoolChoice, pool_choice, rating_in
 from tournaments.errors import forbidden
-from tournaments.models import Entry, RoundTable, Tournament
+from tournaments.models import Tournament
 
 
 def is_event_admin(user: User, tournament: Tournament) -> bool:
@@ -28,31 +28,6 @@ def require_admin(user: User, tournament: Tournament) -> None:
     """:raises EventError: ``forbidden`` (403) for anyone but the event's organizers."""
     if not is_event_admin(user, tournament):
         raise forbidden("only the event's organizers may do that")
-
-
-def require_neutral(user: User, table: RoundTable) -> None:
-    """An organizer who plays at ``table`` does not decide its result: another one does (or
-    staff). The rule is the stricter one: the event's admins may play in it, so nothing else
-    stops a player from adjudicating their own game in their favour.
-
-    :raises EventError: ``forbidden`` (403).
-    """
-    if Entry.objects.filter(pk__in=table.players, user=user).exists():
-        raise forbidden("you play at this table: another organizer decides it")
-
-
-def require_not_competing(user: User, tournament: Tournament, what: str) -> None:
-    """An organizer still playing in a running event does not ``what`` (withdraw a rival,
-    re-seat a round): another organizer, or staff, does. Before the start, and once they are
-    out of it, they organize as anyone else.
-
-    :raises EventError: ``forbidden`` (403).
-    """
-    if tournament.status != Tournament.Status.RUNNING:
-        return
-    entry = Entry.objects.filter(tournament=tournament, user=user).first()
-    if entry is not None and entry.active:
-        raise forbidden(f"you play in this event: another organizer {what}")
 
 
 def manages_table(user: User, table: Table) -> bool:

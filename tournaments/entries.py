@@ -1,7 +1,8 @@
 """Entering an event: registration (with its conditions), withdrawal and check-in.
 
 Each service takes the event's row lock, so two last players racing for the last place, or a
-check-in racing the start, are settled by the database.
+check-in racing the start, are settled by the database. Their preconditions are the checks of
+``tournaments.refusals``, which the event page asks too.
 """
 
 from __future__ import annotations
@@ -9,13 +10,18 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import ClubMembership, User
-from tournaments.access import event_pool, rating_and_games
+from accounts.models import User
+from config.errors import refuse
 from tournaments.departures import leave_event
-from tournaments.errors import EventError, not_eligible, wrong_status
 from tournaments.locks import lock_event
 from tournaments.models import Entry, Tournament
 from tournaments.push import on_commit_event
+from tournaments.refusals import (
+    STILL_IN,
+    check_in_refusal,
+    register_refusal,
+    withdraw_refusal,
+)
 
 Status = Tournament.Status
 
@@ -32,11 +38,7 @@ def entry_register(*, event_id: int, user: User) -> Entry:
         entry = Entry.objects.filter(tournament=event, user=user).first()
         if entry is not None and entry.status == Entry.Status.REGISTERED:
             return entry
-        _check_window(event, Status.REGISTRATION, "registration")
-        check_conditions(event, user)
-        taken = event.entries.filter(status=Entry.Status.REGISTERED).count()
-        if event.max_players is not None and taken >= event.max_players:
-            raise EventError("event_full", f"all {event.max_players} places are taken", 409)
+        refuse(register_refusal(event, user))
         on_commit_event(event.pk, "entries")
         if entry is None:
             return Entry.objects.create(tournament=event, user=user)
@@ -46,37 +48,6 @@ def entry_register(*, event_id: int, user: User) -> Entry:
         return entry
 
 
-def check_conditions(event: Tournament, user: User) -> None:
-    """:raises EventError: ``not_eligible`` naming the first condition ``user`` does not meet."""
-    if (
-        event.members_only
-        and not ClubMembership.objects.filter(club=event.club, user=user).exists()
-    ):
-        raise not_eligible(f"only members of {event.club} may enter")
-    rating, games = rating_and_games(event_pool(event), user)
-    if event.min_rating is not None and rating < event.min_rating:
-        raise not_eligible(f"entry needs a rating of at least {event.min_rating:.0f}")
-    if event.max_rating is not None and rating > event.max_rating:
-        raise not_eligible(f"entry needs a rating of at most {event.max_rating:.0f}")
-    if games < event.min_rated_games:
-        raise not_eligible(f"entry needs at least {event.min_rated_games} rated games")
-
-
-def _check_window(event: Tournament, status: Tournament.Status, what: str) -> None:
-    if event.status != status:
-        raise wrong_status(f"{what} is not open (the event is {event.get_status_display()})")
-    now = timezone.now()
-    opens, closes = (
-        (event.registration_opens_at, event.registration_closes_at)
-        if status == Status.REGISTRATION
-        else (event.check_in_opens_at, event.check_in_closes_at)
-    )
-    if opens is not None and now < opens:
-        raise wrong_status(f"{what} opens at {opens:%Y-%m-%d %H:%M} UTC")
-    if closes is not None and now >= closes:
-        raise wrong_status(f"{what} closed at {closes:%Y-%m-%d %H:%M} UTC")
-
-
 def entry_check_in(*, event_id: int, user: User) -> Entry:
     """Confirm a registered player will play. Checking in twice is a no-op.
 
@@ -84,12 +55,11 @@ def entry_check_in(*, event_id: int, user: User) -> Entry:
     """
     with transaction.atomic():
         event = lock_event(event_id)
-        entry = _own_entry(event, user)
-        if entry.status == Entry.Status.CHECKED_IN:
+        entry = Entry.objects.filter(tournament=event, user=user).first()
+        if entry is not None and entry.status == Entry.Status.CHECKED_IN:
             return entry
-        if entry.status != Entry.Status.REGISTERED:
-            raise EventError("not_registered", "you are not registered for this event")
-        _check_window(event, Status.CHECK_IN, "check-in")
+        refuse(check_in_refusal(event, entry.status if entry else None))
+        assert entry is not None  # check_in_refusal refuses one who never entered
         entry.status = Entry.Status.CHECKED_IN
         entry.checked_in_at = timezone.now()
         entry.save(update_fields=["status", "checked_in_at"])
@@ -97,26 +67,20 @@ def entry_check_in(*, event_id: int, user: User) -> Entry:
         return entry
 
 
-def _own_entry(event: Tournament, user: User) -> Entry:
-    entry = Entry.objects.filter(tournament=event, user=user).first()
-    if entry is None:
-        raise EventError("not_registered", "you are not registered for this event")
-    return entry
-
-
 def entry_withdraw(*, event_id: int, user: User) -> Entry:
     """Leave an event. Before it starts the place is freed; once it runs, the player's current
-    table plays on with them absent and they are left out of later rounds.
+    table plays on with them absent and they are left out of later rounds. Withdrawing once
+    gone (withdrawn, disqualified, no-show) is a no-op.
 
     :raises EventError: ``not_registered`` (400), ``wrong_status`` (409) once it is over.
     """
     with transaction.atomic():
         event = lock_event(event_id)
-        entry = _own_entry(event, user)
-        if not entry.active and entry.status != Entry.Status.REGISTERED:
+        entry = Entry.objects.filter(tournament=event, user=user).first()
+        if entry is not None and entry.status not in STILL_IN:
             return entry
-        if event.status in (Status.FINISHED, Status.CANCELLED):
-            raise wrong_status("the event is over")
+        refuse(withdraw_refusal(event, entry.status if entry else None))
+        assert entry is not None  # withdraw_refusal refuses one who never entered
         if event.status == Status.RUNNING:
             leave_event(event, entry, Entry.Status.WITHDRAWN, actor=user, reason="withdrew")
             return entry

@@ -3,29 +3,39 @@ stuck table, re-seat or start a waiting round, announce. Every one is audited.
 
 Lock order (see ``tournaments.locks``): a live table's lock is never taken while the event's
 is held. Where both must change, the event's part commits first and the tables' part runs after
-commit, each table in its own transaction (``transaction.on_commit``).
+commit, each table in its own transaction (``transaction.on_commit``). Each tool raises the
+refusal of its check in ``tournaments.refusals``, which the organizer's page asks too.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config.errors import refuse
 from games.clock_services import table_pause, table_resume
 from games.errors import TableError
 from games.hosting import table_adjudicate
-from games.models import Table
-from tournaments.access import require_admin, require_neutral, require_not_competing
+from tournaments.access import require_admin
 from tournaments.audit import audit
 from tournaments.departures import leave_event, live_tables
-from tournaments.errors import EventError, wrong_status
-from tournaments.formats import get_format
+from tournaments.errors import EventError
 from tournaments.locks import lock_event
 from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
+from tournaments.refusals import (
+    adjudicate_refusal,
+    has_live_game,
+    pause_refusal,
+    remove_refusal,
+    reseat_refusal,
+    resume_refusal,
+    round_start_refusal,
+)
 from tournaments.rounds import advance_if_done, record, start_round
 from tournaments.selectors import round_table_get
 
@@ -48,10 +58,7 @@ def entry_remove(
         entry = Entry.objects.filter(tournament=event, pk=entry_id).select_related("user").first()
         if entry is None:
             raise EventError("not_found", f"no entry {entry_id} in this event", 404)
-        if entry.user_id != actor.pk:
-            require_not_competing(actor, event, "withdraws or disqualifies a player")
-        if event.status in (Status.FINISHED, Status.CANCELLED):
-            raise wrong_status("the event is over")
+        refuse(remove_refusal(event, actor, own=entry.user_id == actor.pk))
         if event.status == Status.RUNNING and entry.active:
             leave_event(event, entry, status, actor=actor, reason=reason)
         elif entry.status != status:
@@ -64,7 +71,7 @@ def entry_remove(
 def event_pause(*, event_id: int, actor: User) -> Tournament:
     """Freeze every table of the event (their clocks stand still) and hold back new rounds."""
     with transaction.atomic():
-        event = _running_event(event_id, actor, "paused")
+        event = _running_event(event_id, actor, pause_refusal)
         if event.paused_at is None:
             event.paused_at = timezone.now()
             event.save(update_fields=["paused_at"])
@@ -77,7 +84,7 @@ def event_pause(*, event_id: int, actor: User) -> Tournament:
 def event_resume(*, event_id: int, actor: User) -> Tournament:
     """Restart the clocks of every table, and start the round that waited meanwhile."""
     with transaction.atomic():
-        event = _running_event(event_id, actor, "resumed")
+        event = _running_event(event_id, actor, resume_refusal)
         tables = [t.pk for t in live_tables(event)]
     _quietly(table_resume, tables, actor, every_table=True)
     with transaction.atomic():
@@ -92,13 +99,14 @@ def event_resume(*, event_id: int, actor: User) -> Tournament:
     return event
 
 
-def _running_event(event_id: int, actor: User, done: str) -> Tournament:
-    """The event, locked, once ``actor`` runs it and it is running (else it cannot be ``done``).
-    Call inside a transaction."""
+def _running_event(
+    event_id: int, actor: User, refusal: Callable[[Tournament], EventError | None]
+) -> Tournament:
+    """The event, locked, once ``actor`` runs it and ``refusal`` (that it is not running) has
+    nothing to say. Call inside a transaction."""
     event = lock_event(event_id)
     require_admin(actor, event)
-    if event.status != Status.RUNNING:
-        raise wrong_status(f"only a running event can be {done}")
+    refuse(refusal(event))
     return event
 
 
@@ -125,16 +133,16 @@ def round_table_adjudicate(
     """
     table = round_table_get(event_id, round_table_id)
     require_admin(actor, table.round.tournament)
-    require_neutral(actor, table)
-    if table.table is not None and table.table.status == Table.Status.PLAYING:
+    refuse(adjudicate_refusal(table, actor))
+    if has_live_game(table):
+        assert table.table is not None  # has_live_game: it has one
         table_adjudicate(table_id=table.table.pk, places=places, actor=actor, reason=reason)
         _note_adjudication(event_id, table, places, actor, reason)
         return table
     with transaction.atomic():
         event = lock_event(event_id)
         table.refresh_from_db()
-        if table.done or table.round.status != Round.Status.RUNNING:
-            raise wrong_status("this table's result is already in, or its round is not running")
+        refuse(adjudicate_refusal(table, actor))  # again, under the lock: it may be in now
         # Players who have left the event are not placed: ``record`` puts them last, absent,
         # as at an online table and as the scorekeeper does.
         names = dict(
@@ -169,12 +177,7 @@ def round_reseat(*, event_id: int, round_id: int, tables: list[list[int]], actor
     """
     with transaction.atomic():
         event, round_ = _event_round(event_id, round_id, actor)
-        require_not_competing(actor, event, "re-seats a round")
-        if round_.status != Round.Status.PENDING:
-            raise wrong_status("only a round that has not started can be re-seated")
-        if hasattr(get_format(event.format), "bracket"):
-            # The draw fixes who meets whom: a bracket refuses results of other pairings.
-            raise EventError("bad_request", "a bracket's matches follow the draw: not re-seated")
+        refuse(reseat_refusal(event, round_, actor))
         planned = Counter(p for t in round_.tables.all() for p in t.players)
         given = Counter(p for t in tables for p in t)
         if given != planned or any(not 2 <= len(t) <= event.table_size for t in tables):
@@ -195,8 +198,7 @@ def round_start(*, event_id: int, round_id: int, actor: User) -> Round:
     """
     with transaction.atomic():
         event, round_ = _event_round(event_id, round_id, actor)
-        if round_.status != Round.Status.PENDING or event.status != Status.RUNNING:
-            raise wrong_status("this round is not waiting to start")
+        refuse(round_start_refusal(event, round_))
         audit(event, actor, Action.START_ROUND, {"round": round_.number})
         start_round(event, round_)
     return round_

@@ -1,23 +1,45 @@
 """What the event page and its live fragment show: the event's reads, the visitor's own box
 (where they stand and what they can do now), and for organizers the tools their event's state
-allows and its audit log."""
+allows and its audit log.
+
+What the box and the tools offer comes from the services' own checks (``tournaments.refusals``):
+a call is offered exactly when its service would take it, and where the box says why not, it
+says it in the refusal's words."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.http import HttpRequest
-from django.utils import timezone
 
 from tournaments.bracket_view import event_bracket
+from tournaments.errors import EventError
 from tournaments.forms import seating_text
-from tournaments.models import Entry, Round, Tournament
+from tournaments.models import Entry, Round, RoundTable, Tournament
 from tournaments.payloads import (
     EntryOutput,
     EventOutput,
     RoundOutput,
     RoundTableOutput,
     StandingsOutput,
+)
+from tournaments.refusals import (
+    STILL_IN,
+    adjudicate_refusal,
+    cancel_refusal,
+    check_in_refusal,
+    close_window_refusal,
+    open_check_in_refusal,
+    open_registration_refusal,
+    pause_refusal,
+    register_refusal,
+    remove_refusal,
+    reseat_refusal,
+    result_entry_refusal,
+    resume_refusal,
+    round_start_refusal,
+    start_refusal,
+    withdraw_refusal,
 )
 from tournaments.selectors import (
     event_announcements,
@@ -55,8 +77,7 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "bracket": event_bracket(event),
     }
     if detail["is_admin"]:
-        reseat = context["bracket"] is None
-        context["tools"] = organizer_tools(event, rounds, entry_rows, reseat=reseat)
+        context["tools"] = organizer_tools(event, rounds, entry_rows, viewer)
         context["audit"] = event_audit(event)
     return context
 
@@ -78,45 +99,65 @@ def player_panel(
     event: Tournament, detail: EventOutput, rounds: list[RoundOutput], viewer: Any
 ) -> dict[str, Any]:
     """The visitor's own box: where they stand, what they can do now (``actions``: register,
-    check-in, withdraw) and, while they play, their table."""
+    check-in, withdraw, each offered exactly when its service would take it) and, while they
+    play, their table."""
     if viewer is None:
         return {"login": True, "actions": []}
     entry = detail["my_entry"]
     status = entry["status"] if entry else None
-    if event.status == Status.REGISTRATION and status in (None, Entry.Status.WITHDRAWN):
-        return {"message": _window_note(event), "actions": ["register"]}
-    if status == Entry.Status.REGISTERED and event.status == Status.CHECK_IN:
-        note = "Check in to play: whoever has not checked in when the event starts is left out."
-        return {"message": note, "actions": ["check-in", "withdraw"]}
-    if status == Entry.Status.REGISTERED:
-        return {
-            "message": "You are registered; check-in opens before the start.",
-            "actions": ["withdraw"],
-        }
-    if status == Entry.Status.CHECKED_IN:
-        return {
-            "message": "You are checked in: your first table opens here at the start.",
-            "actions": ["withdraw"],
-        }
+    calls = _own_calls(event, viewer, status)
+    panel: dict[str, Any] = {
+        "message": _message(event, entry, calls),
+        "actions": [name for name, refusal in calls.items() if refusal is None],
+    }
     if status == Entry.Status.PLAYING and event.status == Status.RUNNING:
-        return {
-            "message": "You are playing.",
-            "actions": ["withdraw"],
-            "table": _my_table(rounds, viewer.username),
-        }
+        panel["table"] = _my_table(rounds, viewer.username)
+    return panel
+
+
+def _own_calls(event: Tournament, viewer: Any, status: str | None) -> dict[str, EventError | None]:
+    """Each of the box's calls that would change something, with its service's refusal (None:
+    accepted). Registering or checking in again, and withdrawing once gone, change nothing."""
+    calls: dict[str, EventError | None] = {}
+    if status != Entry.Status.REGISTERED:
+        calls["register"] = register_refusal(event, viewer)
+    if status != Entry.Status.CHECKED_IN:
+        calls["check-in"] = check_in_refusal(event, status)
+    if status in STILL_IN:
+        calls["withdraw"] = withdraw_refusal(event, status)
+    return calls
+
+
+def _message(
+    event: Tournament, entry: EntryOutput | None, calls: dict[str, EventError | None]
+) -> str:
+    """Where the visitor stands; why they cannot register or check in, in the refusal's own
+    words."""
+    status = entry["status"] if entry else None
+    if event.status == Status.REGISTRATION and status in (None, Entry.Status.WITHDRAWN):
+        return _sentence(calls["register"]) if calls["register"] else _open_note(event)
+    if status == Entry.Status.REGISTERED and event.status == Status.CHECK_IN:
+        if calls["check-in"]:
+            return _sentence(calls["check-in"])
+        return "Check in to play: whoever has not checked in when the event starts is left out."
+    if status == Entry.Status.REGISTERED and calls["withdraw"] is None:
+        return "You are registered; check-in opens before the start."
+    if status == Entry.Status.CHECKED_IN and calls["withdraw"] is None:
+        return "You are checked in: your first table opens here at the start."
+    if status == Entry.Status.PLAYING and event.status == Status.RUNNING:
+        return "You are playing."
     if entry is not None:
         reason = f" ({entry['reason']})" if entry["reason"] else ""
-        return {"message": f"Your entry: {entry['status_label'].lower()}{reason}.", "actions": []}
-    return {"message": _closed_note(event), "actions": []}
+        return f"Your entry: {entry['status_label'].lower()}{reason}."
+    return _closed_note(event)
 
 
-def _window_note(event: Tournament) -> str:
-    opens, closes = event.registration_opens_at, event.registration_closes_at
-    now = timezone.now()
-    if opens and now < opens:
-        return f"Registration opens at {opens:%Y-%m-%d %H:%M} UTC."
-    if closes and now >= closes:
-        return f"Registration closed at {closes:%Y-%m-%d %H:%M} UTC."
+def _sentence(refusal: EventError) -> str:
+    return f"{refusal.message[:1].upper()}{refusal.message[1:]}."
+
+
+def _open_note(event: Tournament) -> str:
+    closes = event.registration_closes_at
     until = f" until {closes:%Y-%m-%d %H:%M} UTC" if closes else ""
     return f"Registration is open{until}."
 
@@ -138,37 +179,78 @@ def _my_table(rounds: list[RoundOutput], username: str) -> RoundTableOutput | No
 
 
 def organizer_tools(
-    event: Tournament,
-    rounds: list[RoundOutput],
-    entry_rows: list[EntryOutput],
-    *,
-    reseat: bool,
+    event: Tournament, rounds: list[RoundOutput], entry_rows: list[EntryOutput], actor: Any
 ) -> dict[str, Any]:
-    """What the organizer forms offer: the calls the event's status allows, the players who
-    may be removed, the tables waiting for a result, the rounds waiting to start (and to be
-    re-seated, unless a bracket's draw fixes who meets whom)."""
-    running = event.status == Status.RUNNING
-    live = (Entry.Status.REGISTERED, Entry.Status.CHECKED_IN, Entry.Status.PLAYING)
+    """What the organizer forms offer ``actor``, each exactly when its service would take it:
+    the event's moves, the players who may be removed, the tables waiting for a result (to
+    enter or decide), the rounds waiting to start (and to be re-seated)."""
+    start = start_refusal(event)
     return {
-        "open_registration": event.status == Status.DRAFT,
-        "open_check_in": event.status == Status.REGISTRATION,
-        "close": event.status in (Status.REGISTRATION, Status.CHECK_IN),
-        "start": event.status == Status.CHECK_IN,
-        "pause": running and event.paused_at is None,
-        "resume": running and event.paused_at is not None,
-        "cancel": event.status not in (Status.FINISHED, Status.CANCELLED),
-        "players": [e for e in entry_rows if e["status"] in live],
-        "open_tables": [
-            t
-            for r in rounds
-            if r["status"] == Round.Status.RUNNING
-            for t in r["tables"]
-            if t["placements"] is None
-        ],
-        "reseat": reseat,
-        "waiting_rounds": [
-            {**r, "seating": seating_text(r["tables"])}
-            for r in rounds
-            if r["status"] == Round.Status.PENDING
-        ],
+        "open_registration": open_registration_refusal(event) is None,
+        "open_check_in": open_check_in_refusal(event) is None,
+        "close": close_window_refusal(event) is None,
+        "start": start is None,
+        # In check-in, why it cannot start yet (too few checked in for its format): a refusal
+        # of the event's stage says no more than the buttons the stage shows.
+        "start_note": _start_note(start),
+        # One of the two, as the event stands: pausing a paused event changes nothing.
+        "pause": pause_refusal(event) is None and event.paused_at is None,
+        "resume": resume_refusal(event) is None and event.paused_at is not None,
+        "cancel": event.status != Status.CANCELLED and cancel_refusal(event) is None,
+        "players": _removable(event, entry_rows, actor),
+        "open_tables": _open_tables(event, rounds, actor),
+        "waiting_rounds": _waiting_rounds(event, rounds, actor),
     }
+
+
+def _start_note(refusal: EventError | None) -> str | None:
+    if refusal is None or refusal.code == "wrong_status":
+        return None
+    return f"The event cannot start yet. {_sentence(refusal)}"
+
+
+def _removable(event: Tournament, entry_rows: list[EntryOutput], actor: Any) -> list[EntryOutput]:
+    """The players still in the event whom ``actor`` may withdraw or disqualify. The refusal
+    turns on whether the entry is the actor's own, so it is asked once for each case."""
+    may = {own: remove_refusal(event, actor, own=own) is None for own in (False, True)}
+    return [
+        e for e in entry_rows if e["status"] in STILL_IN and may[e["username"] == actor.username]
+    ]
+
+
+def _open_tables(event: Tournament, rounds: list[RoundOutput], actor: Any) -> list[dict[str, Any]]:
+    """The tables of running rounds still waiting for their result, each with what ``actor``
+    may do there: enter the game played face to face (``enter_result``), or decide it
+    (``adjudicate``)."""
+    waiting = RoundTable.objects.filter(
+        round__tournament=event, round__status=Round.Status.RUNNING, places__isnull=True
+    ).select_related("table", "round__tournament")
+    by_id = {t.pk: t for t in waiting}
+    out = []
+    for row in (t for r in rounds for t in r["tables"] if t["id"] in by_id):
+        table = by_id[row["id"]]
+        calls = {
+            "enter_result": result_entry_refusal(event, table, actor) is None,
+            "adjudicate": adjudicate_refusal(table, actor) is None,
+        }
+        if any(calls.values()):
+            out.append({**row, **calls})
+    return out
+
+
+def _waiting_rounds(
+    event: Tournament, rounds: list[RoundOutput], actor: Any
+) -> list[dict[str, Any]]:
+    """The rounds waiting to start, each with what ``actor`` may do: re-seat it (``reseat``:
+    not a bracket's, whose draw fixes who meets whom), start it (``start``)."""
+    pending = {r.pk: r for r in event.round_set.filter(status=Round.Status.PENDING)}
+    out = []
+    for row in (r for r in rounds if r["id"] in pending):
+        round_ = pending[row["id"]]
+        calls = {
+            "reseat": reseat_refusal(event, round_, actor) is None,
+            "start": round_start_refusal(event, round_) is None,
+        }
+        if any(calls.values()):
+            out.append({**row, **calls, "seating": seating_text(row["tables"])})
+    return out

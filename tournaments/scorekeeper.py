@@ -18,14 +18,16 @@ from typing import Any
 from django.db import transaction
 
 from accounts.models import User
+from config.errors import refuse
 from games.engine.state import Score
 from games.entered import EnteredHand, table_record_entered
 from games.models import Table
-from tournaments.access import require_admin, require_neutral
+from tournaments.access import require_admin
 from tournaments.audit import audit
-from tournaments.errors import EventError, wrong_status
+from tournaments.errors import EventError
 from tournaments.locks import lock_event
-from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
+from tournaments.models import AuditEntry, Entry, RoundTable, Tournament
+from tournaments.refusals import result_entry_refusal
 from tournaments.selectors import round_table_get
 
 #: One hand's entry: username -> {"table": points melded, "hand": points left in hand}.
@@ -133,8 +135,8 @@ def scorekeeper_enter(
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)
-        table = _open_round_table(event, round_table_id)
-        require_neutral(actor, table)
+        table = round_table_get(event.pk, round_table_id)
+        refuse(result_entry_refusal(event, table, actor))
         players = _seated(table)
         names = [p.username for p in players]
         check_hands(hands, names)
@@ -172,23 +174,9 @@ def _overrides(event: Tournament) -> dict[str, Any]:
     }
 
 
-def _open_round_table(event: Tournament, round_table_id: int) -> RoundTable:
-    table = round_table_get(event.pk, round_table_id)
-    if event.status != Tournament.Status.RUNNING or table.round.status != Round.Status.RUNNING:
-        raise wrong_status(f"{table} is not in a running round")
-    if table.done:
-        raise wrong_status(f"the result of {table} is in already")
-    if table.table_id is not None:
-        raise wrong_status(f"{table} has its game (table {table.table_id}); its result is that")
-    return table
-
-
 def _seated(table: RoundTable) -> list[User]:
     """The table's players still in the event, in seat order (those who left are recorded
     absent and last by the event, as at an online table)."""
     entries = Entry.objects.filter(pk__in=table.players, status=Entry.Status.PLAYING)
     users = {e.pk: e.user for e in entries.select_related("user")}
-    seated = [users[pid] for pid in table.players if pid in users]
-    if len(seated) < 2:
-        raise wrong_status(f"fewer than two players of {table} are still in: adjudicate it")
-    return seated
+    return [users[pid] for pid in table.players if pid in users]

@@ -1,11 +1,13 @@
 """An event's life: created, registration opened, check-in opened, started, cancelled.
 
-Each step holds the event's row lock (``tournaments.locks``, which gives the app's lock order).
+Each step holds the event's row lock (``tournaments.locks``, which gives the app's lock order)
+and raises the refusal of its check in ``tournaments.refusals``, which the event page asks too.
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -13,11 +15,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import Club, User
+from config.errors import refuse
 from games.engine.errors import ConfigError
 from games.models import RuleSet
 from tournaments.access import event_pool, rating_and_games, require_admin
 from tournaments.audit import audit
-from tournaments.errors import EventError, wrong_status
+from tournaments.errors import EventError
 from tournaments.format_inputs import settings_of
 from tournaments.formats import (
     Entrant,
@@ -29,10 +32,18 @@ from tournaments.formats import (
 )
 from tournaments.locks import lock_event
 from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.refusals import (
+    cancel_refusal,
+    close_window_refusal,
+    open_check_in_refusal,
+    open_registration_refusal,
+    start_refusal,
+)
 from tournaments.rounds import plan_next_round
 
 Status = Tournament.Status
 Action = AuditEntry.Action
+Refusal = Callable[[Tournament], EventError | None]
 TURN_SECONDS_MAX = 3_600
 OPTION_NAMES = (
     "third_place",
@@ -129,16 +140,16 @@ def _free_slug(name: str) -> str:
     return slug
 
 
-def _move(event_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> Tournament:
-    """Move the event on; ``actor`` None is the event's own schedule (``tournaments.tasks``)."""
+def _move(event_id: int, actor: User | None, refusal: Refusal, to: str) -> Tournament:
+    """Move the event on to ``to`` unless ``refusal`` says why not (already there: a no-op);
+    ``actor`` None is the event's own schedule (``tournaments.tasks``)."""
     with transaction.atomic():
         event = lock_event(event_id)
         if actor is not None:
             require_admin(actor, event)
         if event.status == to:
             return event
-        if event.status not in frm:
-            raise wrong_status(f"the event is {event.get_status_display()}")
+        refuse(refusal(event))
         event.status = to
         fields = ["status"]
         if event.published_at is None:
@@ -151,12 +162,12 @@ def _move(event_id: int, actor: User | None, frm: tuple[str, ...], to: str) -> T
 
 def event_open_registration(*, event_id: int, actor: User | None) -> Tournament:
     """``draft`` to ``registration``. :raises EventError: ``forbidden``, ``wrong_status``."""
-    return _move(event_id, actor, (Status.DRAFT,), Status.REGISTRATION)
+    return _move(event_id, actor, open_registration_refusal, Status.REGISTRATION)
 
 
 def event_open_check_in(*, event_id: int, actor: User | None) -> Tournament:
     """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
-    return _move(event_id, actor, (Status.REGISTRATION,), Status.CHECK_IN)
+    return _move(event_id, actor, open_check_in_refusal, Status.CHECK_IN)
 
 
 def event_close_window(*, event_id: int, actor: User) -> Tournament:
@@ -164,13 +175,12 @@ def event_close_window(*, event_id: int, actor: User) -> Tournament:
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)
+        refuse(close_window_refusal(event))
         now = timezone.now()
         if event.status == Status.REGISTRATION:
             event.registration_closes_at = now
-        elif event.status == Status.CHECK_IN:
-            event.check_in_closes_at = now
         else:
-            raise wrong_status("neither registration nor check-in is open")
+            event.check_in_closes_at = now
         event.save(update_fields=["registration_closes_at", "check_in_closes_at"])
         audit(event, actor, Action.CLOSE_WINDOW, {"status": event.status})
         return event
@@ -188,8 +198,7 @@ def event_cancel(*, event_id: int, actor: User | None, reason: str = "") -> Tour
             require_admin(actor, event)
         if event.status == Status.CANCELLED:
             return event
-        if event.status == Status.FINISHED:
-            raise wrong_status("a finished event cannot be cancelled")
+        refuse(cancel_refusal(event))
         event.status = Status.CANCELLED
         event.finished_at = timezone.now()
         event.save(update_fields=["status", "finished_at"])
@@ -208,16 +217,11 @@ def event_start(*, event_id: int, actor: User | None) -> Tournament:
         event = lock_event(event_id)
         if actor is not None:
             require_admin(actor, event)
-        if event.status != Status.CHECK_IN:
-            raise wrong_status(f"the event is {event.get_status_display()}, not in check-in")
+        refuse(start_refusal(event))
         event.entries.filter(status=Entry.Status.REGISTERED).update(
             status=Entry.Status.NO_SHOW, left_at=timezone.now()
         )
         entries = list(event.entries.filter(status=Entry.Status.CHECKED_IN))
-        try:
-            get_format(event.format).check(len(entries), settings_of(event))
-        except FormatError as exc:
-            raise EventError("bad_request", str(exc)) from None
         _seed(event, entries)
         event.status = Status.RUNNING
         event.started_at = timezone.now()

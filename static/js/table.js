@@ -2,7 +2,8 @@
 // keeps it current over the WebSocket (/ws/tables/<id>/) and draws every `state` frame. Every
 // action sends the latest version and a fresh client_id; buttons are enabled only for what the
 // view's `legal` list allows. The turn clock counts down on the mover (clock.js); an absent
-// player gets an "I'm back" button, and organizers get Pause and Resume (REST calls).
+// player gets an "I'm back" button, and organizers get Pause and Resume (REST calls). While the
+// table waits, the Join, Leave and Start forms show exactly as the frame's `actions` say.
 
 import { handEntries, matchPlay, sortEntries } from "./cards.js";
 import { running } from "./clock.js";
@@ -11,7 +12,6 @@ import { connect } from "./socket.js";
 
 const $ = (id) => document.getElementById(id);
 const root = $("table-app");
-const user = root.dataset.user || null;
 const manager = root.dataset.manage === "true"; // staff or the event's organizer
 
 const ui = {
@@ -74,11 +74,13 @@ function renderWaiting(frame) {
   const { players, seats } = frame;
   $("seat-count").textContent = `${players.length} of ${seats} seats taken.`;
   $("seat-list").replaceChildren(...players.map((name) => draw.el("li", {}, name)));
-  const seated = players.includes(user);
-  const toggle = (id, show) => $(id) && ($(id).hidden = !show);
-  toggle("join-form", user && !seated && players.length < seats);
-  toggle("leave-form", seated);
-  toggle("start-form", user && user === frame.creator && players.length >= 2);
+  // Who may join, leave or start is the server's to say: each waiting frame carries this
+  // viewer's `actions`, from the very checks the services make (a club's table, a full one...).
+  const may = frame.actions ?? {};
+  for (const name of ["join", "leave", "start"]) {
+    const form = $(`${name}-form`);
+    if (form) form.hidden = !may[name];
+  }
 }
 
 /** Forget selections that no longer make sense after a new state. */

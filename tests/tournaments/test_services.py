@@ -18,6 +18,7 @@ from tests.tournaments.factories import FOUR, decide, make_event, names_at
 from tournaments.entries import entry_register, entry_withdraw
 from tournaments.errors import EventError
 from tournaments.models import Entry, Round, Tournament
+from tournaments.organizer import entry_remove
 from tournaments.services import (
     event_cancel,
     event_create,
@@ -65,6 +66,19 @@ def test_registration_follows_the_status_and_the_window(director: User) -> None:
     assert entry_register(event_id=made.pk, user=ann) == first  # twice is once
     entry_withdraw(event_id=made.pk, user=ann)
     assert entry_register(event_id=made.pk, user=ann).status == "registered"
+
+
+def test_a_disqualified_player_may_not_register_again(director: User) -> None:
+    made = make_event(director)
+    event_open_registration(event_id=made.pk, actor=director)
+    ann = UserFactory(username="ann")
+    entry = entry_register(event_id=made.pk, user=ann)
+    entry_remove(event_id=made.pk, entry_id=entry.pk, actor=director, disqualify=True, reason="x")
+    with pytest.raises(EventError, match="disqualified") as refused:
+        entry_register(event_id=made.pk, user=ann)
+    assert (refused.value.code, refused.value.status) == ("not_eligible", 403)
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.DISQUALIFIED
 
 
 def test_entry_conditions(director: User) -> None:
