@@ -5,6 +5,7 @@ import importlib
 import os
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -42,6 +43,30 @@ def pytest_configure(config: pytest.Config) -> None:
             problems.append(f"{name} {reason}")
     if problems:
         raise pytest.UsageError("REQUIRE_SERVICES=1 but " + "; ".join(problems))
+
+
+# The slow groups, by their folder under tests/ (pyproject.toml registers the markers).
+SLOW_GROUPS = ("faults", "bench", "hostile", "browser")
+TESTS_DIR = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test of a slow group with the group's name and `slow`, by its folder.
+
+    A browser module shares one Chromium among its tests (a module-scoped fixture), so under
+    pytest-xdist (`--dist loadgroup`) each browser module runs on one worker rather than
+    starting a browser on every worker that gets one of its tests.
+    """
+    for item in items:
+        if not item.path.is_relative_to(TESTS_DIR):
+            continue  # the engine's doctests
+        parts = item.path.relative_to(TESTS_DIR).parts
+        if parts[0] not in SLOW_GROUPS:
+            continue
+        item.add_marker(parts[0])
+        item.add_marker("slow")
+        if parts[0] == "browser":
+            item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
 
 
 @pytest.fixture(autouse=True)
