@@ -83,9 +83,11 @@ def test_embedded_worker_started_by_the_asgi_module_fires_a_countdown_task(
 
 
 # Daphne's own command line, with a probe that runs once the server has returned and the
-# interpreter is about to be torn down: it names the threads still alive then.
+# interpreter is about to be torn down: it names the threads still alive then. SIGUSR1 dumps
+# every thread's stack, for a server that does not stop.
 DAPHNE_WITH_EXIT_PROBE = """
-import sys, threading
+import faulthandler, signal, sys, threading
+faulthandler.register(signal.SIGUSR1, all_threads=True)
 from daphne.cli import CommandLineInterface
 try:
     CommandLineInterface().run(sys.argv[1:])
@@ -124,8 +126,13 @@ def interrupt_server(tmp_path: Path) -> tuple[int, str]:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=10) as response:
             assert json.load(response)["status"] == "ok"
         server.send_signal(signal.SIGINT)
-        # Catches a hang, not slowness: about 3 s alone, once over 15 s late in a slow full run.
-        status = server.wait(timeout=60)
+        try:
+            # Catches a hang, not slowness: about 3 s alone, once over 15 s late in a slow run.
+            status = server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.send_signal(signal.SIGUSR1)
+            reader.join(timeout=5)
+            raise AssertionError("daphne did not stop:\n" + "".join(logged)) from None
         reader.join(timeout=10)
         return status, "".join(logged)
     finally:
