@@ -130,9 +130,12 @@ def interrupt_server(tmp_path: Path) -> tuple[int, str]:
             # Catches a hang, not slowness: about 3 s alone, once over 15 s late in a slow run.
             status = server.wait(timeout=60)
         except subprocess.TimeoutExpired:
+            # Which signals it blocks, ignores and has pending, then where each thread stands.
+            status_lines = Path(f"/proc/{server.pid}/status").read_text().splitlines()
+            signals = "\n".join(line for line in status_lines if line.startswith("Sig"))
             server.send_signal(signal.SIGUSR1)
             reader.join(timeout=5)
-            raise AssertionError("daphne did not stop:\n" + "".join(logged)) from None
+            raise AssertionError(f"daphne did not stop:\n{signals}\n" + "".join(logged)) from None
         reader.join(timeout=10)
         return status, "".join(logged)
     finally:
