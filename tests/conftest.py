@@ -51,11 +51,17 @@ TESTS_DIR = Path(__file__).parent
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test of a slow group with the group's name and `slow`, by its folder.
+    """Mark each test of a slow group with the group's name and `slow`, by its folder, and
+    put the slow groups first.
 
     A browser module shares one Chromium among its tests (a module-scoped fixture), so under
     pytest-xdist (`--dist loadgroup`) each browser module runs on one worker rather than
     starting a browser on every worker that gets one of its tests.
+
+    xdist hands out tests in this order as workers come free, so the minute-long ones (bench
+    quick runs, the leak scan, schemathesis) start early instead of one of them starting last
+    and leaving the other workers idle at the end. The order stays pytest-randomly's within
+    each part (a stable sort), so a seed still replays it.
     """
     for item in items:
         if not item.path.is_relative_to(TESTS_DIR):
@@ -67,6 +73,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.add_marker("slow")
         if parts[0] == "browser":
             item.add_marker(pytest.mark.xdist_group(f"browser-{item.path.stem}"))
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)
