@@ -12,7 +12,7 @@ PORT ?= 8000
 CODE := config accounts games tournaments ratings
 # pytest-xdist workers. The tests wait on sockets, subprocesses and browsers more than they
 # compute, so more workers than this machine's two cores pay (README, Contributing).
-TEST_WORKERS ?= 4
+TEST_WORKERS ?= 6
 # Tests of a group (tests/conftest.py puts each browser module in one) share a worker.
 PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
 # More pytest options, e.g. PYTEST_ARGS="--randomly-seed=1234" to replay an order.
