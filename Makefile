@@ -1,5 +1,6 @@
 # The two commands: `make run` (serve on http://127.0.0.1:8000) and `make test`.
-# Also: `make lint`, `make bench`. Everything runs from .venv, built here on first use.
+# Also: `make test-fast`, `make lint`, `make bench`. Everything runs from .venv, built here on
+# first use.
 
 SHELL := /bin/bash
 VENV := .venv
@@ -9,8 +10,15 @@ PORT ?= 8000
 # Where the linters and type checker look; games/engine is checked with --strict flags
 # (pyproject.toml), the Django apps with the defaults.
 CODE := config accounts games tournaments ratings
+# pytest-xdist workers. The tests wait on sockets, subprocesses and browsers more than they
+# compute, so more workers than this machine's two cores pay (README, Contributing).
+TEST_WORKERS ?= 6
+# Tests of a group (tests/conftest.py puts each browser module in one) share a worker.
+PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+# More pytest options, e.g. PYTEST_ARGS="--randomly-seed=1234" to replay an order.
+PYTEST_ARGS ?=
 
-.PHONY: run test lint bench clean
+.PHONY: run test test-fast lint bench clean
 
 # Find Python 3.12 or newer. pyenv shims can exist and still fail ("command not found"), so each
 # candidate must actually run and report a version before it is chosen.
@@ -49,7 +57,11 @@ run: $(VENV)/.installed
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: $(VENV)/.installed-dev
-	$(VENV)/bin/pytest
+	$(PYTEST) $(PYTEST_ARGS)
+
+# Everything but the slow groups (faults, bench, hostile, browser; markers in pyproject.toml).
+test-fast: $(VENV)/.installed-dev
+	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -56,7 +56,9 @@ from bench.tables import (  # noqa: E402  (the repository root is on the path on
     unreachable,
 )
 
-DB_NAME = "rummy_clockbench"
+# A name of its own per run (as bench/load.py): the bench drops its database first, and a test
+# suite's quick run beside another on the same server dropped the other's.
+DB_NAME = f"rummy_clockbench_{os.getpid()}"
 SEATS = 2
 TURN_SECONDS = 1
 MAX_TIMEOUTS = 1000  # a turn a second for minutes: nobody may go absent during the run

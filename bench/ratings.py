@@ -64,8 +64,10 @@ from bench.tables import fresh_database, with_path  # noqa: E402
 
 DB_NAME = "rummy_ratingsbench"
 BIG_DB = "rummy_ratingsbench_big"
-QUICK_DB = "rummy_ratingsbench_quick"
-QUICK_BIG_DB = "rummy_ratingsbench_quick_board"
+# The quick run's databases are made afresh and dropped: a name of its own per run (as
+# bench/load.py), since two test suites' quick runs on one server dropped each other's.
+QUICK_DB = f"rummy_ratingsbench_quick_{os.getpid()}"
+QUICK_BIG_DB = f"rummy_ratingsbench_quick_board_{os.getpid()}"
 NOTE = (
     "One shared two-core machine: PostgreSQL and this process share the cores; PostgreSQL runs "
     "with its default settings (shared_buffers 128 MB). Wall-clock figures are a floor."

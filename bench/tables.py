@@ -61,7 +61,8 @@ SETTLE_QUIET_SECONDS = 0.5  # connection pushes are over when no frame came for 
 # Handshakes at once. Each costs the server a few Redis commands and a push; a burst of 64 has
 # exhausted channels-redis' pool of 100 connections per process (MaxConnectionsError, HTTP 500).
 HANDSHAKES = 16
-DB_NAME = "rummy_bench"
+# A name of its own per run (as bench/load.py): the bench drops its database first.
+DB_NAME = f"rummy_bench_{os.getpid()}"
 APP = "bench.echo_asgi:application"
 SERVER = "uvicorn --workers {workers} --lifespan off (uvloop, httptools, websockets)"
 NOTE = (

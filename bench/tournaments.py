@@ -14,7 +14,7 @@ Parts (``--part``, default ``all``):
 
 - ``simulate``: the wall time of ``manage.py simulate_event`` for 64 players at four-seat tables
   (16 with ``--quick``), for Swiss tables and for multi-table elimination, in a subprocess
-  against a database of its own: PostgreSQL (``rummy_tournamentsbench`` on ``DATABASE_URL``'s
+  against a database of its own: PostgreSQL (``rummy_tournamentsbench_<pid>`` on ``DATABASE_URL``'s
   server, else 127.0.0.1:5432) when it answers, else a temporary SQLite file; migrations are
   not timed. Games are played to the rule set's 500 (``--target`` changes that; ``--quick``
   plays to 100), every action through the services, every hook (ratings, advancement) run.
@@ -191,7 +191,9 @@ def bench_database() -> Iterator[dict[str, str]]:
     env["DJANGO_SETTINGS_MODULE"] = "config.settings"
     pg = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/postgres"
     if pg.startswith("postgres") and _answers(pg):
-        with fresh_database(pg, "rummy_tournamentsbench") as url:
+        # A name of its own per run: two test suites' quick runs on one server (a shared
+        # machine) dropped each other's database mid-run.
+        with fresh_database(pg, f"rummy_tournamentsbench_{os.getpid()}") as url:
             yield {**env, "DATABASE_URL": url}
         return
     with tempfile.TemporaryDirectory() as tmp:

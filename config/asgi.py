@@ -18,7 +18,7 @@ from django.conf import settings  # noqa: E402
 from django.urls import re_path  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
-from config.embedded import start_worker  # noqa: E402
+from config.embedded import start_worker, stop_with_server  # noqa: E402
 from config.push import ServerLoopMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import OriginCheck, TokenAuthMiddlewareStack  # noqa: E402
@@ -38,3 +38,4 @@ application = ServerLoopMiddleware(
 
 if settings.CELERY_WORKER_EMBEDDED:
     embedded_worker = start_worker(celery_app, concurrency=settings.CELERY_EMBEDDED_CONCURRENCY)
+    stop_with_server(embedded_worker)

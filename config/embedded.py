@@ -1,14 +1,17 @@
 """The embedded Celery worker and beat, for the single-process default (`make run`).
 
 An in-memory broker exists only inside one process, so the worker and the beat scheduler must
-run in that process too. Both run in daemon threads, so Ctrl-C on the server ends them with it.
-Start them after Django is set up and from the ASGI module: doing it in `AppConfig.ready` would
-re-enter app loading, since the worker imports task modules while it boots.
+run in that process too. Both run in daemon threads, and `stop_with_server` stops them when the
+server stops (Ctrl-C), before the interpreter is torn down. Start them after Django is set up
+and from the ASGI module: doing it in `AppConfig.ready` would re-enter app loading, since the
+worker imports task modules while it boots.
 """
 
+import atexit
 import logging
+import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from celery import Celery
@@ -16,6 +19,10 @@ from celery.beat import EmbeddedService
 from celery.worker import WorkController
 
 logger = logging.getLogger(__name__)
+
+# How long `stop()` waits for each thread, and the server for `stop()`: a task still running
+# then is left to the interpreter's exit (which joins the pool's threads).
+STOP_SECONDS = 10.0
 
 
 @dataclass
@@ -25,12 +32,24 @@ class EmbeddedWorker:
     worker: WorkController
     thread: threading.Thread
     beat: Any | None
+    _claim: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _stopping: bool = field(default=False, repr=False)
 
     def stop(self) -> None:
+        """Stop beat and the worker (warm: a running task finishes). Only the first call does
+        anything; a later one (the server's, then the exit's) returns at once."""
+        with self._claim:
+            if self._stopping:
+                return
+            self._stopping = True
+        # Beat notices within its one-second nap while the worker stops: told first, waited
+        # for last.
         if self.beat is not None:
-            self.beat.stop()
+            self.beat.service.stop()
         self.worker.stop(in_sighandler=False)
-        self.thread.join(timeout=10)
+        self.thread.join(timeout=STOP_SECONDS)
+        if self.beat is not None:
+            self.beat.join(timeout=STOP_SECONDS)
 
 
 def start_worker(
@@ -64,3 +83,27 @@ def start_worker(
         scheduler.start()
     logger.info("embedded Celery worker started (concurrency %s)", concurrency)
     return EmbeddedWorker(worker=worker, thread=thread, beat=scheduler)
+
+
+def stop_with_server(embedded: EmbeddedWorker) -> None:
+    """Stop ``embedded`` when the server stops, while the interpreter is still whole.
+
+    Left to die with the process, the worker went on taking tasks through the interpreter's
+    shutdown (its pool refused them: "cannot schedule new futures after interpreter shutdown"),
+    and its daemon threads were cut off wherever they stood once the interpreter began tearing
+    itself down, with any lock they held left held. Under Daphne (`make run`) they stop as its
+    reactor shuts down, before Daphne returns; under any other server, at exit.
+    """
+    reactor: Any = sys.modules.get("twisted.internet.reactor")
+    if reactor is not None and hasattr(reactor, "addSystemEventTrigger"):
+        # Imported only under Daphne, whose reactor is installed by then: importing it
+        # elsewhere would install Twisted's default reactor.
+        from twisted.internet.threads import deferToThread
+
+        def stop_in_a_thread() -> Any:
+            # The reactor keeps serving the requests Daphne is cancelling meanwhile, and waits
+            # for the stop, but not forever.
+            return deferToThread(embedded.stop).addTimeout(STOP_SECONDS, reactor)
+
+        reactor.addSystemEventTrigger("before", "shutdown", stop_in_a_thread)
+    atexit.register(embedded.stop)

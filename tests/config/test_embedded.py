@@ -60,13 +60,15 @@ def test_worker_runs_in_a_daemon_thread(worker: EmbeddedWorker) -> None:
     assert worker.thread.is_alive()
 
 
-def test_stop_ends_the_worker_thread(queue: str) -> None:
+# Every test that starts a worker needs the database (see `worker`), even where an earlier test
+# in the process already ran the check: in another order, or on another xdist worker, it is first.
+def test_stop_ends_the_worker_thread(queue: str, db: None) -> None:
     running = start_worker(celery_app, concurrency=1, queues=[queue], beat=False)
     running.stop()
     assert not running.thread.is_alive()
 
 
-def test_embedded_beat_sends_periodic_tasks(queue: str, key: str) -> None:
+def test_embedded_beat_sends_periodic_tasks(queue: str, key: str, db: None) -> None:
     schedule = {"record": {"task": record.name, "schedule": 0.5, "args": (key,)}}
     previous = celery_app.conf.beat_schedule
     celery_app.conf.beat_schedule = {
