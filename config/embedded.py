@@ -18,6 +18,10 @@ from celery import Celery
 from celery.beat import EmbeddedService
 from celery.worker import WorkController
 
+# Importing this installs no reactor (it looks the reactor up when called), so it is safe
+# outside Daphne too; stop_with_server uses it only under Daphne, whose reactor is installed.
+from twisted.internet.threads import deferToThread
+
 logger = logging.getLogger(__name__)
 
 # How long `stop()` waits for each thread, and the server for `stop()`: a task still running
@@ -96,9 +100,6 @@ def stop_with_server(embedded: EmbeddedWorker) -> None:
     """
     reactor: Any = sys.modules.get("twisted.internet.reactor")
     if reactor is not None and hasattr(reactor, "addSystemEventTrigger"):
-        # Imported only under Daphne, whose reactor is installed by then: importing it
-        # elsewhere would install Twisted's default reactor.
-        from twisted.internet.threads import deferToThread
 
         def stop_in_a_thread() -> Any:
             # The reactor keeps serving the requests Daphne is cancelling meanwhile, and waits

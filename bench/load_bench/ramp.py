@@ -71,8 +71,6 @@ class Windows(tables.Run):
         step.refused, step.lags = self.refused - refused, list(self.lags)
 
     def done(self, sent: float, now: float) -> None:
-        with open("/tmp/rtts.txt", "a") as f:
-            f.write(f"{time.time() - (time.perf_counter() - sent):.3f} {1000 * (now - sent):.1f}\n")
         for step in self.steps:
             step.done(sent, now)  # each counts only what was sent in its own window
 

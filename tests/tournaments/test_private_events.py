@@ -114,6 +114,10 @@ def test_the_migration_publishes_every_event_but_a_cancelled_draft(director: Use
     executor.loader.build_graph()
     executor.migrate(after)
     published = dict(Tournament.objects.values_list("pk", "published_at"))
+    # Back to the latest migrations, as the test found the database: later migrations exist,
+    # and a test after this one (a dump's ``migrate --check``) must find them applied.
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
     assert published[draft] is None and published[quiet] is None
     assert published[called_off] == row.created_at
     assert published[running] == Tournament.objects.get(pk=running).created_at
