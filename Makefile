@@ -13,8 +13,11 @@ CODE := config accounts games tournaments ratings
 # pytest-xdist workers. The tests wait on sockets, subprocesses and browsers more than they
 # compute, so more workers than this machine's two cores pay (README, Contributing).
 TEST_WORKERS ?= 6
+# The fast set computes more than it waits (its slow waiters are in the slow groups), so it runs
+# best with few more workers than cores: on the two-core machine 3 beat 6 (README, Contributing).
+FAST_WORKERS ?= 3
 # Tests of a group (tests/conftest.py puts each browser module in one) share a worker.
-PYTEST := $(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadgroup
+PYTEST := $(VENV)/bin/pytest --dist loadgroup
 # More pytest options, e.g. PYTEST_ARGS="--randomly-seed=1234" to replay an order.
 PYTEST_ARGS ?=
 
@@ -57,11 +60,11 @@ run: $(VENV)/.installed
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
 
 test: $(VENV)/.installed-dev
-	$(PYTEST) $(PYTEST_ARGS)
+	$(PYTEST) -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
-# Everything but the slow groups (faults, bench, hostile, browser; markers in pyproject.toml).
+# Everything but the slow groups (faults, bench, hostile, browser, processes; pyproject.toml).
 test-fast: $(VENV)/.installed-dev
-	$(PYTEST) -m "not slow" $(PYTEST_ARGS)
+	$(PYTEST) -n $(FAST_WORKERS) -m "not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -47,7 +47,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 # The slow groups, by their folder under tests/ (pyproject.toml registers the markers).
-SLOW_GROUPS = ("faults", "bench", "hostile", "browser")
+SLOW_GROUPS = ("faults", "bench", "hostile", "browser", "processes")
 TESTS_DIR = Path(__file__).parent
 
 

@@ -1,6 +1,7 @@
 """The Celery tasks' own behaviour: transient database errors are retried with backoff, anything
 else fails at once; messages are acknowledged only once handled. (What the tasks do is tested
-through the services in test_clock*.py and with a real worker in test_timers_worker.py.)"""
+through the services in test_clock*.py and with a real worker in
+tests/processes/test_timers_worker.py.)"""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ validation on both sign-up doors. docs/security.md lists them.
 Tests elsewhere already cover: the sign-up and log-in forms' CSRF refusal and the log-in/out,
 password change flows (tests/accounts/test_views.py), the origin check on a bare app
 (tests/config/test_ws_auth.py), the production settings' values and ``check --deploy``
-(tests/config/test_settings.py), the REST ``auth`` throttle (tests/accounts/test_apis.py).
+(tests/processes/test_settings.py), the REST ``auth`` throttle (tests/accounts/test_apis.py).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from config.asgi import application
 from games import services as table_services
 from games.models import Seat, Table
 from tests.accounts.factories import PASSWORD, UserFactory
-from tests.config.test_settings import clean_env, run_python
+from tests.processes.test_settings import clean_env, run_python
 from tests.tournaments.factories import FOUR, make_event, round_of, started_event
 from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.views import EVENT_CALLS

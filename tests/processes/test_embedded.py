@@ -15,7 +15,7 @@ arrivals: dict[str, list[float]] = {}
 arrived: dict[str, threading.Event] = {}
 
 
-@celery_app.task(name="tests.config.test_embedded.record")
+@celery_app.task(name="tests.processes.test_embedded.record")
 def record(key: str) -> None:
     arrivals.setdefault(key, []).append(time.monotonic())
     arrived[key].set()

@@ -13,7 +13,7 @@ import pytest
 from channels.testing import HttpCommunicator, WebsocketCommunicator
 
 from config.asgi import application
-from tests.config.test_settings import BASE_DIR, clean_env
+from tests.processes.test_settings import BASE_DIR, clean_env
 
 
 @pytest.mark.django_db(transaction=True)
