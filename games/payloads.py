@@ -82,6 +82,10 @@ class RematchStatus(StrEnum):
     EXPIRED = "expired"
 
 
+#: The values of ``RematchStatus``, as the schema's ``RematchStatusEnum`` names them.
+REMATCH_STATUSES = [s.value for s in RematchStatus]
+
+
 class RematchOutput(TypedDict):
     """A rematch offer at a finished table: who accepted and who declined (first first), when
     it expires (REMATCH_SECONDS after the first answer) and the new table once everyone
@@ -91,7 +95,7 @@ class RematchOutput(TypedDict):
     declined: list[str]
     expires: IsoTime
     table: Annotated[int | None, Doc("The new table, once every player accepted")]
-    status: Annotated[str, Doc(choices=[s.value for s in RematchStatus])]
+    status: Annotated[str, Doc(choices=REMATCH_STATUSES)]
 
 
 class GameOverOutput(TypedDict):

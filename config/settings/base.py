@@ -266,6 +266,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two sets of values are called ``status``: a table's keeps the name it always had.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Table.Status",
+        "RematchStatusEnum": "games.payloads.REMATCH_STATUSES",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.document_unsupported_media_type",
