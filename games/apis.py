@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 from accounts.auth import signed_in
 from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
-from games import clock_services, payloads, services
+from games import clock_services, payloads, rematch, services
 from games.errors import TableError
 from games.models import Table
 from games.selectors import (
@@ -207,6 +207,33 @@ class TableBackApi(SeatCallApi):
     """An absent player is back: their turns wait for them again."""
 
     call = staticmethod(clock_services.table_back)
+
+
+class RematchInput(serializers.Serializer):
+    accept = serializers.JSONField(help_text="true to accept the rematch, false to decline it")
+
+
+class TableRematchApi(TableApi):
+    """Accept or decline a rematch of a finished table (its players; not an event's table)."""
+
+    @extend_schema(
+        operation_id="tables_rematch",
+        request=RematchInput,
+        responses={
+            200: TableAnswerOutput,
+            **_ERRORS,
+            400: OpenApiResponse(ErrorOutput, description="bad_request, not_seated, wrong_phase"),
+            403: OpenApiResponse(ErrorOutput, description="forbidden: an event's table"),
+            409: OpenApiResponse(ErrorOutput, description="rematch_over: declined or expired"),
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = RematchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = rematch.table_rematch(
+            table_id=table_id, user=signed_in(request), accept=data.validated_data["accept"]
+        )
+        return self.table_answer(request, table)
 
 
 class TableActionApi(TableApi):

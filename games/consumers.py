@@ -28,7 +28,7 @@ from django.db import DatabaseError
 from config.errors import ServiceError
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
-from games import clock_services, services
+from games import clock_services, rematch, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat, Table
@@ -90,7 +90,7 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
 
 class TableConsumer(RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
-    ``back`` and ``sync`` messages, each frame under the size and rate limits of
+    ``back``, ``rematch`` and ``sync`` messages, each frame under the size and rate limits of
     ``config.ws_limit``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -248,9 +248,12 @@ class TableConsumer(RateLimitedConsumer):
                 await self._act(content, client_id)
             elif kind == "back":
                 await self._back(client_id)
+            elif kind == "rematch":
+                await self._rematch(content.get("accept"), client_id)
             else:
                 await self.send_error(
-                    TableError(BAD_REQUEST, "type: must be action, back or sync"), client_id
+                    TableError(BAD_REQUEST, "type: must be action, back, rematch or sync"),
+                    client_id,
                 )
         except DatabaseError as exc:
             await self._unavailable(exc, client_id)
@@ -286,6 +289,20 @@ class TableConsumer(RateLimitedConsumer):
             return
         try:
             await _db(clock_services.table_back)(table_id=self.table_id, user=self.user)
+        except ServiceError as exc:
+            await self.send_error(exc, client_id)
+
+    async def _rematch(self, accept: object, client_id: str | None) -> None:
+        """The same service as ``POST /api/tables/{id}/rematch/``: the offer's change reaches
+        every page on the table by the push after its commit; a refusal goes to the sender."""
+        if self.user is None:
+            await self.send_error(
+                TableError(NOT_SEATED, "log in: only the table's players answer a rematch"),
+                client_id,
+            )
+            return
+        try:
+            await _db(rematch.table_rematch)(table_id=self.table_id, user=self.user, accept=accept)
         except ServiceError as exc:
             await self.send_error(exc, client_id)
 

@@ -6,6 +6,7 @@ are the engine's and stay free-form here.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, NotRequired, TypedDict
 
 from rest_framework import serializers
@@ -62,8 +63,55 @@ class SeatActions(TypedDict):
     start: Annotated[bool, Doc("You may start the game (the creator)")]
 
 
-class TableAnswerOutput(TableOutput):
-    """One table, answered to one caller: the table and what they may do with a seat now."""
+class RatingChangeOutput(TypedDict):
+    """One player's rating in the global pool (the one the player page shows first) before
+    and after the game, in whole points as the pages show them; ``change`` is their difference."""
+
+    before: int
+    after: int
+    change: int
+    provisional: Annotated[bool, Doc("Still provisional after this game")]
+
+
+class RematchStatus(StrEnum):
+    """Where a rematch offer stands: open for answers, or over one of three ways."""
+
+    OPEN = "open"
+    STARTED = "started"  # everyone accepted: ``table`` names the new table
+    DECLINED = "declined"
+    EXPIRED = "expired"
+
+
+#: The values of ``RematchStatus``, as the schema's ``RematchStatusEnum`` names them.
+REMATCH_STATUSES = [s.value for s in RematchStatus]
+
+
+class RematchOutput(TypedDict):
+    """A rematch offer at a finished table: who accepted and who declined (first first), when
+    it expires (REMATCH_SECONDS after the first answer) and the new table once everyone
+    accepted. ``status`` says the same in one word, and changes when the offer expires."""
+
+    accepted: list[str]
+    declined: list[str]
+    expires: IsoTime
+    table: Annotated[int | None, Doc("The new table, once every player accepted")]
+    status: Annotated[str, Doc(choices=REMATCH_STATUSES)]
+
+
+class GameOverOutput(TypedDict):
+    """What a finished table adds to the answer about it and to its state frames (null on a
+    table that is not finished)."""
+
+    ratings: Annotated[
+        dict[str, RatingChangeOutput] | None,
+        Doc("By username; null for an unrated table or until the ratings are written"),
+    ]
+    rematch: Annotated[RematchOutput | None, Doc("Null until a player answers a rematch")]
+
+
+class TableAnswerOutput(TableOutput, GameOverOutput):
+    """One table, answered to one caller: the table, what they may do with a seat now, and,
+    once the game is over, the rating changes and the rematch offer."""
 
     actions: Annotated[
         SeatActions,

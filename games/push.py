@@ -13,10 +13,12 @@ from django.db import transaction
 
 from config.push import group_send_many
 from games.models import Table
+from games.payloads import GameOverOutput
 from games.selectors import (
     SeatInfo,
     deadline_text,
     table_clock,
+    table_game_over,
     table_seats,
     table_state,
     view_for,
@@ -31,8 +33,15 @@ def seat_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
 
 
-def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> dict[str, Any]:
-    """The WebSocket ``state`` message for ``username`` (None: the public view)."""
+def state_frame(
+    table: Table,
+    seats: list[SeatInfo],
+    username: str | None,
+    over: GameOverOutput | None = None,
+) -> dict[str, Any]:
+    """The WebSocket ``state`` message for ``username`` (None: the public view). ``over``: the
+    table's ``ratings`` and ``rematch`` as read once for every frame of a push, else read now."""
+    over = table_game_over(table) if over is None else over
     return {
         "type": "state",
         "version": table.version,
@@ -42,22 +51,23 @@ def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> di
         "status": table.status,
         "players": [s.username for s in seats],
         "seats": table.seats,
+        **over,
     }
 
 
 def push_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
     """Send every socket on ``table`` its current view (``seats``: as the caller read them)."""
     seats = table_seats(table) if seats is None else seats
+    over = table_game_over(table)  # everyone's: read once
     messages = [
         (
             seat_group(table.pk, s.user_id),
-            {"type": "table.state", "frame": state_frame(table, seats, s.username)},
+            {"type": "table.state", "frame": state_frame(table, seats, s.username, over)},
         )
         for s in seats
     ]
-    messages.append(
-        (public_group(table.pk), {"type": "table.state", "frame": state_frame(table, seats, None)})
-    )
+    public = state_frame(table, seats, None, over)
+    messages.append((public_group(table.pk), {"type": "table.state", "frame": public}))
     group_send_many(messages)
 
 

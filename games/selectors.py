@@ -24,9 +24,11 @@ from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
+from games.game_over import game_over
 from games.models import Seat, Table, TableEvent
 from games.payloads import (
     ClockOutput,
+    GameOverOutput,
     JsonObject,
     LogEntryOutput,
     TableAnswerOutput,
@@ -140,6 +142,12 @@ def table_clock(table: Table) -> ClockOutput:
     return clock_payload(table, utc_text)
 
 
+def table_game_over(table: Table) -> GameOverOutput:
+    """The ``ratings`` and ``rematch`` of the answer about one table and of its state frames
+    (``games.game_over``); both null until the table is finished."""
+    return game_over(table, utc_text)
+
+
 def table_payload(
     table: Table,
     username: str | None,
@@ -176,11 +184,12 @@ def table_payload(
 
 def table_answer(table: Table, user: Any) -> TableAnswerOutput:
     """The answer about one table to one caller (``user``: anonymous, or None): the table as
-    they see it, and what they may do with a seat now (``games.refusals.seat_actions``)."""
+    they see it, what they may do with a seat now (``games.refusals.seat_actions``) and, once
+    it is finished, the rating changes and the rematch offer (``table_game_over``)."""
     seats = table_seats(table)
     viewer = user.username if user is not None and user.is_authenticated else None
     payload = table_payload(table, viewer, seats=seats)
-    return {**payload, "actions": seat_actions(table, user, seats)}
+    return {**payload, **table_game_over(table), "actions": seat_actions(table, user, seats)}
 
 
 def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:

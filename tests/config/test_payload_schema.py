@@ -164,6 +164,11 @@ def _back(w: World) -> Any:
     return api("ann").post(f"/api/tables/{w.playing.pk}/back/")
 
 
+@case("tables_rematch")
+def _rematch(w: World) -> Any:
+    return api("ann").post(f"/api/tables/{w.rated.pk}/rematch/", {"accept": True}, format="json")
+
+
 @case("tables_log")
 def _log(w: World) -> Any:
     return api().get(f"/api/tables/{w.logged.pk}/log/")
