@@ -28,11 +28,14 @@ from games.errors import TableError
 from games.models import Table
 from games.selectors import (
     game_view,
+    log_since,
+    reader_of,
     seat_infos,
     table_answer,
     table_get,
     table_log,
     table_payload,
+    table_replay,
     tables_with_status,
 )
 
@@ -45,6 +48,8 @@ class StaleVersionOutput(ErrorOutput):
 TableOutput = serializer_for(payloads.TableOutput)
 ActionOutput = serializer_for(payloads.ActionOutput)
 LogEntryOutput = serializer_for(payloads.LogEntryOutput)
+MoveOutput = serializer_for(payloads.MoveOutput)
+ReplayOutput = serializer_for(payloads.ReplayOutput)
 
 
 TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
@@ -242,3 +247,29 @@ class TableLogApi(TableApi):
     )
     def get(self, request: Request, table_id: int) -> Response:
         return Response(table_log(table_get(table_id)))
+
+
+class TableMovesApi(TableApi):
+    @extend_schema(
+        operation_id="tables_moves",
+        responses={200: MoveOutput(many=True), 404: _ERRORS[404]},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """The move log in words: a player's own (their stock draws' cards too), else the
+        public one; every card once the game is over."""
+        table = table_get(table_id)
+        return Response(log_since(table).moves(reader_of(table, request.user)))
+
+
+class TableReplayApi(TableApi):
+    @extend_schema(
+        operation_id="tables_replay",
+        responses={
+            200: ReplayOutput,
+            404: _ERRORS[404],
+            409: OpenApiResponse(ErrorOutput, description="wrong_phase: the game is not over"),
+        },
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """A finished game step by step from the first deal, every hand shown."""
+        return Response(table_replay(table_get(table_id)))

@@ -85,7 +85,22 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
     if result.version != table.version:
         frame["version"] = result.version
         frame["view"] = view_for(table, result.state, seats, username)
+        # The moves as far as the frame's version: the later ones come with their own pushes.
+        frame["moves"] = [m for m in frame["moves"] if m["version"] <= result.version]
     return frame
+
+
+# What a frame says of the game besides its moves: a push's moves are the rows its change
+# added, a fresh frame's the whole log, so two frames of one version differ in these alone.
+_MOVES = ("moves", "moves_since")
+
+
+def _same_state(frame: dict[str, Any], last: dict[str, Any] | None) -> bool:
+    if last is None:
+        return False
+    return {k: v for k, v in frame.items() if k not in _MOVES} == {
+        k: v for k, v in last.items() if k not in _MOVES
+    }
 
 
 class TableConsumer(RateLimitedConsumer):
@@ -212,7 +227,8 @@ class TableConsumer(RateLimitedConsumer):
     async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
         # Older than what this client has: dropped. A push of exactly what it has (racing the
         # fresh frame sent on connect, say): dropped too, unless the client asked for it.
-        if frame["version"] < self.version or (frame == self.last_frame and not asked):
+        # Moves aside: a frame of the version this client has holds no move it lacks.
+        if frame["version"] < self.version or (_same_state(frame, self.last_frame) and not asked):
             return
         self.version = frame["version"]
         self.last_frame = frame

@@ -194,7 +194,7 @@ def table_join(*, table_id: int, user: User) -> Table:
         Seat.objects.create(table=table, user=user, position=position)
         if len(seats) + 1 == table.seats:
             start_game(table)
-        push.on_commit_table(table)
+        push.on_commit_table(table, since=0)  # a table that started: its whole log is new
     return table
 
 
@@ -229,7 +229,7 @@ def table_start(*, table_id: int, user: User) -> Table:
         table = lock_table(table_id)
         refuse(start_refusal(table, user, list(Seat.objects.filter(table=table))))
         start_game(table)
-        push.on_commit_table(table)
+        push.on_commit_table(table, since=0)
     return table
 
 
