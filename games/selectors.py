@@ -336,13 +336,18 @@ def reader_of(table: Table, user: Any) -> str | None:
     return str(user.username) if seated else None
 
 
+def has_replay(table: Table) -> bool:
+    """A finished game has a replay: until then it would show every hidden card."""
+    return table.status == Table.Status.FINISHED
+
+
 def table_replay(table: Table) -> ReplayOutput:
     """A finished game step by step: one step per log row from the first deal, with its moves
     (every card shown) and the engine's full state after it, replayed from the log.
 
     :raises TableError: ``wrong_phase`` (409): the game is not over, so it has no replay yet.
     """
-    if table.status != Table.Status.FINISHED:
+    if not has_replay(table):
         raise TableError(WRONG_PHASE, "a game has a replay once it is over", status=409)
     rules = Rules.from_dict(table.rules)
     rows = list(TableEvent.objects.filter(table=table).select_related("actor").order_by("version"))

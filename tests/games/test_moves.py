@@ -12,12 +12,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock_services, record
+from games import clock_services, push, record
 from games.engine.cards import format_card
 from games.engine.legal import legal_actions
 from games.models import Table, TableEvent
 from games.moves import card_words
-from games.selectors import log_since
+from games.selectors import log_since, table_seats
 from tests.config.payload_world import logged_table
 from tests.games.tables import act, play_greedy, play_simple, players, started_table, state_of
 from tests.tournaments.factories import staff
@@ -218,3 +218,28 @@ def test_card_words() -> None:
     assert [card_words(c) for c in ("QS", "10H", "AD", "7C", "*9S", "*")] == [
         "Q♠", "10♥", "A♦", "7♣", "joker as 9♠", "joker",
     ]  # fmt: skip
+
+
+def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
+    monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    users = players("ann", "bob", "cid", "dan")
+    table = started_table(users)
+    since = table.version
+    act(table, users[0], {"type": "draw", "source": "stock"})
+    table.refresh_from_db()
+    seats = table_seats(table)
+    sent: list[list[tuple[str, dict[str, Any]]]] = []
+    monkeypatch.setattr(push, "group_send_many", sent.append)
+    with django_assert_num_queries(1):  # the new rows, for the five frames
+        push.push_table(table, seats, since)
+    frames = [message["frame"] for _, message in sent[0]]
+    assert len(frames) == 5
+    assert [m["text"] for m in frames[0]["moves"]] == [
+        f"you drew {card_words(format_card(state_of(table).drawn))}"  # type: ignore[arg-type]
+    ]
+    assert [m["text"] for f in frames[1:] for m in f["moves"]] == ["ann drew from the stock"] * 4
+    with django_assert_num_queries(0):  # a push that logged nothing (a connection flag)
+        push.push_table(table, seats)
+    assert all(message["frame"]["moves"] == [] for _, message in sent[1])
+    assert {message["frame"]["moves_since"] for _, message in sent[1]} == {table.version}
