@@ -33,7 +33,8 @@ function show(index) {
   $("hand-select").value = String(step.hand);
   $("replay-players").replaceChildren(...state.players.map((p) => seat(p, state)));
   $("stock-size").textContent = plural(state.stock.length, "card");
-  $("pile").replaceChildren(...state.discard.map(cardTile));
+  const pile = state.discard.length ? state.discard.map(cardTile) : [el("span", { class: "hint" }, "empty")];
+  $("pile").replaceChildren(...pile);
   $("melds").replaceChildren(...state.melds.map((m) => meld(m, { choosable: false })));
   $("step-back").disabled = replay.at === 0;
   $("step-forward").disabled = replay.at === steps.length - 1;
