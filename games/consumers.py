@@ -34,7 +34,7 @@ from games.errors import TableError
 from games.models import Seat, Table
 from games.push import public_group, seat_group, state_frame
 from games.refusals import NO_ACTIONS, SeatActions, seat_actions
-from games.selectors import table_get, table_seats, view_for
+from games.selectors import log_since, table_get, table_seats, view_for
 
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
 
@@ -81,7 +81,9 @@ def _actions(table_id: int, user: Any) -> SeatActions:
 def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any]:
     """The ``state`` frame that answered the change a repeated ``client_id`` made."""
     table, seats = result.table, result.seats
-    frame = state_frame(table, seats, username)
+    # The moves of the change's own rows, as its push told them: a client that missed an
+    # earlier frame sees a ``moves_since`` past what it holds and syncs.
+    frame = state_frame(table, seats, username, log_since(table, result.since))
     if result.version != table.version:
         frame["version"] = result.version
         frame["view"] = view_for(table, result.state, seats, username)
