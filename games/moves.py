@@ -51,14 +51,18 @@ def cards_words(cards: Sequence[str]) -> str:
 
 
 def plural(count: int, noun: str) -> str:
-    """>>> plural(1, "card"), plural(31, "card")
+    """``count`` of ``noun``, the plural right.
+
+    >>> plural(1, "card"), plural(31, "card")
     ('1 card', '31 cards')
     """
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def listing(items: Sequence[str]) -> str:
-    """>>> listing(["drew"]), listing(["drew", "melded", "discarded"])
+    """``items`` as a sentence lists them.
+
+    >>> listing(["drew"]), listing(["drew", "melded", "discarded"])
     ('drew', 'drew, melded and discarded')
     """
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
@@ -229,7 +233,10 @@ class _Teller:
         shown: list[str] = []
         for event in events:
             kind = event["type"]
-            if kind == "drew" and event.get("empty"):
+            if kind == "reshuffled":
+                stock = plural(event["stock"], "card")
+                parts.append(f"shuffled the pile into a new stock ({stock})")
+            elif kind == "drew" and event.get("empty"):
                 parts.append("found the stock empty")
             elif kind == "drew":
                 seen = self.sees_draw(event)

@@ -16,7 +16,7 @@ from games import clock_services, push, record
 from games.engine.cards import format_card
 from games.engine.legal import legal_actions
 from games.models import Table, TableEvent
-from games.moves import card_words
+from games.moves import card_words, table_moves
 from games.selectors import log_since, table_seats
 from tests.config.payload_world import logged_table
 from tests.games.tables import act, play_greedy, play_simple, players, started_table, state_of
@@ -243,3 +243,35 @@ def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
         push.push_table(table, seats)
     assert all(message["frame"]["moves"] == [] for _, message in sent[1])
     assert {message["frame"]["moves_since"] for _, message in sent[1]} == {table.version}
+
+
+def test_a_timeout_that_reshuffled_the_pile_says_so() -> None:
+    """A row as the clock writes it when the stock ran dry on a timed-out turn (``reshuffle``
+    rules); ``1 card`` in the singular."""
+    row = TableEvent(
+        version=9,
+        kind=TableEvent.Kind.TIMEOUT,
+        player="ann",
+        data={"by": "timer"},
+        events=[
+            {"type": "reshuffled", "player": None, "stock": 1, "reshuffles": 1},
+            {
+                "type": "drew",
+                "player": "ann",
+                "source": "stock",
+                "card": "4D",
+                "_private": ["card"],
+            },
+            {"type": "discarded", "player": "ann", "card": "7C"},
+            {"type": "timeout", "player": "ann", "timeouts": 1, "absent": False},
+        ],
+    )
+    told = "the server shuffled the pile into a new stock (1 card), drew"
+    public = table_moves([row], None, reveal=False, hand=2)
+    assert [(m["kind"], m["hand"], m["text"]) for m in public] == [
+        ("timeout", 2, f"ann's time ran out: {told} and discarded 7♣")
+    ]
+    assert public[0]["cards"] == ["7C"]
+    own = table_moves([row], "ann", reveal=False, hand=2)
+    assert own[0]["text"] == f"your time ran out: {told} 4♦ and discarded 7♣"
+    assert own[0]["cards"] == ["4D", "7C"]
