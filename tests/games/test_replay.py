@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gzip
+import json
 from typing import Any
 
 import pytest
@@ -87,6 +89,9 @@ def test_the_replay_steps_through_every_row_to_the_tables_final_state() -> None:
         assert all(m["cards"] for m in step["moves"] if m["kind"] == "draw")
     public = get(f"/api/tables/{table.pk}/moves/").json()
     assert [m for s in replay["steps"] for m in s["moves"]] == public
+    squeezed = Client().get(f"/api/tables/{table.pk}/replay/", HTTP_ACCEPT_ENCODING="gzip")
+    assert squeezed["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(squeezed.content)) == replay
     page = Client().get(f"/tables/{table.pk}/replay/")
     assert page.status_code == 200 and b"js/replay.js" in page.content
     assert f'data-url="/api/tables/{table.pk}/replay/"'.encode() in page.content
