@@ -21,4 +21,6 @@ urlpatterns = [
         "tables/<int:table_id>/rematch/", apis.TableRematchApi.as_view(), name="api-table-rematch"
     ),
     path("tables/<int:table_id>/log/", apis.TableLogApi.as_view(), name="api-table-log"),
+    path("tables/<int:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
+    path("tables/<int:table_id>/replay/", apis.TableReplayApi.as_view(), name="api-table-replay"),
 ]

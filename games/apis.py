@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.decorators import method_decorator
+from django.views.decorators.gzip import gzip_page
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -28,11 +30,14 @@ from games.errors import TableError
 from games.models import Table
 from games.selectors import (
     game_view,
+    log_since,
+    reader_of,
     seat_infos,
     table_answer,
     table_get,
     table_log,
     table_payload,
+    table_replay,
     tables_with_status,
 )
 
@@ -45,6 +50,8 @@ class StaleVersionOutput(ErrorOutput):
 TableOutput = serializer_for(payloads.TableOutput)
 ActionOutput = serializer_for(payloads.ActionOutput)
 LogEntryOutput = serializer_for(payloads.LogEntryOutput)
+MoveOutput = serializer_for(payloads.MoveOutput)
+ReplayOutput = serializer_for(payloads.ReplayOutput)
 
 
 TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
@@ -269,3 +276,33 @@ class TableLogApi(TableApi):
     )
     def get(self, request: Request, table_id: int) -> Response:
         return Response(table_log(table_get(table_id)))
+
+
+class TableMovesApi(TableApi):
+    @extend_schema(
+        operation_id="tables_moves",
+        responses={200: MoveOutput(many=True), 404: _ERRORS[404]},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """The move log in words: a player's own (their stock draws' cards too), else the
+        public one; every card once the game is over."""
+        table = table_get(table_id)
+        return Response(log_since(table).moves(reader_of(table, request.user)))
+
+
+# A whole game's steps, each with its full state, run to about a megabyte (366 steps of a
+# four-player game to 500) and to some 25 kB compressed. Compressed here alone: the answer holds
+# no secret for a BREACH-style attack to guess at (the game is over, no token is in it).
+@method_decorator(gzip_page, name="dispatch")
+class TableReplayApi(TableApi):
+    @extend_schema(
+        operation_id="tables_replay",
+        responses={
+            200: ReplayOutput,
+            404: _ERRORS[404],
+            409: OpenApiResponse(ErrorOutput, description="wrong_phase: the game is not over"),
+        },
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """A finished game step by step from the first deal, every hand shown."""
+        return Response(table_replay(table_get(table_id)))

@@ -177,3 +177,56 @@ class RuleSetOutput(TypedDict):
     summary: Annotated[list[str], Doc("The rules in plain English, one sentence each.")]
     url: Annotated[str, Doc("The rule set's web page.", field=serializers.URLField)]
     rules: Annotated[JsonObject, Doc(field=RulesOutput)]
+
+
+class MoveKind(StrEnum):
+    """What a move of the move log tells (``games.moves``)."""
+
+    DEAL = "deal"
+    DRAW = "draw"
+    TAKE = "take"
+    MELD = "meld"
+    LAYOFF = "layoff"
+    DISCARD = "discard"
+    RUMMY = "rummy"
+    TIMEOUT = "timeout"
+    ABSENT = "absent"
+    BACK = "back"
+    PAUSE = "pause"
+    RESUME = "resume"
+    WITHDRAW = "withdraw"
+    ADJUDICATE = "adjudicate"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+class MoveOutput(TypedDict):
+    """One public happening at a table, in words, for one reader (docs/tables.md, "Moves"):
+    never a card that reader may not see."""
+
+    version: Annotated[int, Doc("The log row (table version) it came from")]
+    hand: Annotated[int | None, Doc("The hand it belongs to")]
+    kind: Annotated[str, Doc(choices=[k.value for k in MoveKind])]
+    player: Annotated[str | None, Doc("Who did it; for a timeout, who timed out")]
+    actor: Annotated[str | None, Doc("The organizer, for pause, resume, withdraw and adjudicate")]
+    cards: Annotated[list[str], Doc("The cards it shows you; a joker as `*9S`")]
+    count: Annotated[int | None, Doc("take and rummy: cards taken from the pile; draw: 1")]
+    meld: Annotated[int | None, Doc("meld and layoff: the meld's id")]
+    text: Annotated[str, Doc("The whole line in words, with card symbols")]
+
+
+class ReplayStepOutput(TypedDict):
+    """One log row of a finished game: what happened, and the full state after it."""
+
+    version: int
+    hand: int | None
+    moves: list[MoveOutput]
+    state: Annotated[JsonObject, Doc("The engine's full state after the row (PROTOCOL.md)")]
+
+
+class ReplayOutput(TypedDict):
+    """A finished game, step by step from the first deal, every card shown."""
+
+    table: int
+    players: list[str]
+    steps: list[ReplayStepOutput]

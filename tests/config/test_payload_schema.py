@@ -174,6 +174,16 @@ def _log(w: World) -> Any:
     return api().get(f"/api/tables/{w.logged.pk}/log/")
 
 
+@case("tables_moves")
+def _moves(w: World) -> Any:
+    return api("hal").get(f"/api/tables/{w.logged.pk}/moves/")
+
+
+@case("tables_replay")
+def _replay(w: World) -> Any:
+    return api().get(f"/api/tables/{w.logged.pk}/replay/")
+
+
 # --- A running event's reads and its organizers' calls ----------------------------------------
 
 

@@ -84,7 +84,7 @@ def test_the_expiry_push_is_sent_for_the_end_of_the_offer(
     sends: list[tuple[str, tuple[Any, ...], Any]] = []
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(timers, "send", lambda name, args, eta=None: sends.append((name, args, eta)))
-        patch.setattr("games.push.push_table", lambda table, seats=None: None)
+        patch.setattr("games.push.push_table", lambda table, seats=None, since=None: None)
         with django_capture_on_commit_callbacks(execute=True):
             accept(done, two[0])
         with django_capture_on_commit_callbacks(execute=True):

@@ -58,6 +58,8 @@ MATRIX: list[Row] = [
     row("POST /api/tables/", b.fixed(ruleset="standard", seats=2), anon=401, logged=201),
     row("GET /api/tables/{t_event}/", private="view", everyone=200),
     row("GET /api/tables/{t_event}/log/", private="view", everyone=200),
+    row("GET /api/tables/{t_event}/moves/", private="view", everyone=200),
+    row("GET /api/tables/{t_event}/replay/", everyone=409),  # in play: no replay yet
     row("POST /api/tables/{t_waiting}/join/", anon=401, logged=200),
     row("POST /api/tables/{t_club}/join/", anon=401, player=200, host=200, logged=403),
     row("POST /api/tables/{t_event}/join/", anon=401, player=200, logged=409),
@@ -159,6 +161,7 @@ MATRIX: list[Row] = [
     ),
     row("GET /tables/{t_event}/", private="view manage", everyone=200),
     row("GET /tables/{t_casual}/", private="manage", everyone=200),
+    row("GET /tables/{t_event}/replay/", everyone=200),  # in play: "no replay yet"
     row("POST /tables/{t_waiting}/join/", anon="login", player="same", logged="done"),
     row("POST /tables/{t_waiting}/leave/", anon="login", player="done", logged="refused"),
     row("POST /tables/{t_waiting}/start/", anon="login", player="done", logged="refused"),

@@ -88,7 +88,7 @@ def test_the_hook_pushes_each_table_it_rates_after_commit(
     pushed: list[tuple[int, Any]] = []
     monkeypatch.setattr(
         "games.push.push_table",
-        lambda table, seats=None: pushed.append((table.pk, ratings_of(table))),
+        lambda table, seats=None, since=None: pushed.append((table.pk, ratings_of(table))),
     )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         # The second game's hook rates the first too (it finished earlier, still waiting).
