@@ -5,7 +5,10 @@ log, and shown to everyone, spectators included (the cards left in hand are scor
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
+from games import services
 from games.engine.cards import parse_cards
 from games.engine.scoring import hand_value
 from games.engine.views import full_state
@@ -85,3 +88,29 @@ def test_a_summary_the_log_does_not_give_is_found() -> None:
     assert table_mismatch(table) is not None
     table.last_hand = table_rebuild_with_last_hand(table)[1]  # leave it whole for the suite
     table.save(update_fields=["last_hand"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_gives_tables_in_play_their_summary_and_no_break() -> None:
+    """Tables that existed before the break: they keep playing without one, and the hand they
+    finished last gets its summary from their log, as the change that ended it would store."""
+    users = players("ann", "bob")
+    table = started_table(users)
+    play_greedy(table, users, until=lambda t: state_of(t).hand_number == 2)
+    summary = table.last_hand
+    before, after = [("games", "0008_game_result_ended_choices")], [("games", "0009_between_hands")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(after)
+    migrated = Table.objects.get(pk=table.pk)
+    # Back to the latest migrations, as the test found the database.
+    executor.loader.build_graph()
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    assert summary is not None and migrated.last_hand == summary
+    assert migrated.between_hands_seconds == 0
+    assert (
+        services.table_create(creator=users[0], ruleset="standard", seats=2).between_hands_seconds
+        == 8
+    )
