@@ -146,7 +146,7 @@ def _settle(
     summary = hand_summary(state)
     if summary is not None:
         # Kept on the row, so every answer and frame shows it without a replay; the rebuild
-        # (``games.selectors.table_last_hand``) gives the same from the log.
+        # (``games.selectors.table_rebuild_with_last_hand``) gives the same from the log.
         table.last_hand = summary
     _record(
         table,
