@@ -52,7 +52,7 @@ class RuleSetForm(forms.ModelForm):
 
     class Meta:
         model = RuleSet
-        fields = ["slug", "name", "description", *RULE_FIELDS]
+        fields = ["slug", "name", "description", *RULE_FIELDS, "between_hands_seconds"]
 
     def clean(self) -> dict[str, Any]:
         data: dict[str, Any] = super().clean() or {}
@@ -109,7 +109,17 @@ class RuleSetAdmin(admin.ModelAdmin):
                 ]
             },
         ),
-        ("Clock", {"fields": ["turn_seconds", "time_bank_seconds", "max_timeouts"]}),
+        (
+            "Clock",
+            {
+                "fields": [
+                    "turn_seconds",
+                    "time_bank_seconds",
+                    "max_timeouts",
+                    "between_hands_seconds",
+                ]
+            },
+        ),
     ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: RuleSet | None = None) -> list[str]:

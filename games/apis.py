@@ -63,6 +63,9 @@ class TableInput(serializers.Serializer):
     rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
     turn_seconds = serializers.JSONField(default=None)
     time_bank_seconds = serializers.JSONField(default=None, help_text="0 to 3,600")
+    between_hands_seconds = serializers.JSONField(
+        default=None, help_text="0 to 120 (0: no break); the rule set's when left out"
+    )
     rated = serializers.JSONField(default=True)  # type: ignore[arg-type]  # any JSON default
     club = serializers.JSONField(
         default=None, help_text="A club's slug: only its members sit; rated results count there"
@@ -132,6 +135,7 @@ class TableListApi(TableApi):
             time_bank_seconds=body["time_bank_seconds"],
             rated=body["rated"],
             club=body["club"],
+            between_hands_seconds=body["between_hands_seconds"],
         )
         return self.table_answer(request, table, status.HTTP_201_CREATED)
 

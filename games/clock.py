@@ -8,6 +8,12 @@ the server plays the turn at ``deadline`` = turn start + turn clock + bank. When
 time it took beyond the turn clock is taken from the mover's bank. A pause freezes every clock:
 on resume the turn's start and its deadline move on by the length of the pause.
 
+Between hands there is a break (``between_hands_seconds``) during which no clock runs: when a
+hand ends and the next is dealt, ``break_ends_at`` is set, and no turn starts before it (a turn
+that begins during the break, because someone played on, starts at its end too). Actions are
+accepted during the break; only the clock waits. A pause during the break keeps what is left of
+it: resume moves its end on like the turn's start.
+
 These functions only set fields; the services that call them hold the row lock and save.
 """
 
@@ -38,11 +44,21 @@ def end_turn(table: Table, mover: str | None, now: datetime) -> None:
         table.banks = {**table.banks, mover: max(0, table.banks[mover] - over)}
 
 
+def start_break(table: Table, now: datetime) -> None:
+    """A hand ended ``now`` and the next is dealt: the break between hands starts (none when
+    the table's ``between_hands_seconds`` is 0)."""
+    seconds = table.between_hands_seconds
+    table.break_ends_at = now + timedelta(seconds=seconds) if seconds else None
+
+
 def start_turn(table: Table, mover: str | None, now: datetime) -> None:
-    """``mover``'s turn starts ``now`` (None: nobody is to move, so no deadline)."""
+    """``mover``'s turn starts ``now``, or at the break's end if a break runs then (None:
+    nobody is to move, so no deadline)."""
     if mover is None:
         table.turn_started_at = table.deadline = None
         return
+    if table.break_ends_at is not None and table.break_ends_at > now:
+        now = table.break_ends_at
     table.turn_started_at = now
     bank = timedelta(milliseconds=table.banks.get(mover, 0))
     table.deadline = now + timedelta(seconds=table.turn_seconds) + bank
@@ -57,6 +73,8 @@ def resume(table: Table, now: datetime) -> None:
     if table.paused_at is None:
         return
     shift = now - table.paused_at
+    if table.break_ends_at is not None and table.break_ends_at > table.paused_at:
+        table.break_ends_at += shift  # paused during the break: the rest of it is kept
     if table.turn_started_at is not None:
         table.turn_started_at += shift
     if table.deadline is not None:
@@ -81,13 +99,28 @@ def turn_ends(table: Table) -> datetime | None:
     return table.turn_started_at + timedelta(seconds=table.turn_seconds)
 
 
-def clock_payload(table: Table, text: Callable[[datetime], str]) -> ClockOutput:
-    """The ``clock`` object of views and answers (``text`` formats a datetime as UTC ISO).
+def break_ends(table: Table, now: datetime) -> datetime | None:
+    """When the break between hands running at ``now`` ends; None when none runs. While the
+    table is paused its clocks stand still at the pause, so the break runs as of then."""
+    moment = table.paused_at or now
+    if (
+        table.status != Table.Status.PLAYING
+        or table.break_ends_at is None
+        or table.break_ends_at <= moment
+    ):
+        return None
+    return table.break_ends_at
+
+
+def clock_payload(table: Table, text: Callable[[datetime], str], now: datetime) -> ClockOutput:
+    """The ``clock`` object of views and answers (``text`` formats a datetime as UTC ISO) at
+    ``now``.
 
     While paused, ``remaining`` is the seconds the mover had left when the pause began, and the
     deadline is frozen (the answers' ``deadline`` is null).
     """
     ends = turn_ends(table)
+    rest = break_ends(table, now)
     remaining = None
     if table.paused_at is not None and table.deadline is not None:
         remaining = max(0.0, (table.deadline - table.paused_at).total_seconds())
@@ -99,4 +132,6 @@ def clock_payload(table: Table, text: Callable[[datetime], str]) -> ClockOutput:
         "banks": {name: ms / 1000 for name, ms in table.banks.items()},
         "paused": table.paused_at is not None,
         "remaining": remaining,
+        "between_hands_seconds": table.between_hands_seconds,
+        "break_ends": None if rest is None else text(rest),
     }

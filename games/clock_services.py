@@ -140,7 +140,10 @@ def table_resume(*, table_id: int, user: User, every_table: bool = False) -> Tab
             clock.resume(table, timezone.now())
             since = table.version
             record_clock_change(
-                table, user, TableEvent.Kind.RESUME, ["paused_at", "turn_started_at", "deadline"]
+                table,
+                user,
+                TableEvent.Kind.RESUME,
+                ["paused_at", "turn_started_at", "deadline", "break_ends_at"],
             )
             timers.on_commit_timer(table)
             push.on_commit_table(table, since=since)

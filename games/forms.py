@@ -1,5 +1,5 @@
-"""The lobby's create-table form: a rule set, seats, the clock and time bank, rated, a club (one
-of the creator's), and rule overrides."""
+"""The lobby's create-table form: a rule set, seats, the clock, time bank and break between
+hands, rated, a club (one of the creator's), and rule overrides."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django import forms
 
 from accounts.models import Club
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from games.models import RuleSet
+from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet
 from games.services import TIME_BANK_SECONDS_MAX, TURN_SECONDS_MAX
 
 # The overrides the form offers; any other field can be overridden through the API.
@@ -34,6 +34,14 @@ class TableForm(forms.Form):
         required=False,
         help_text="Extra seconds per player for the whole game, used once a turn's time is up. "
         "Leave empty for the rule set's time bank.",
+    )
+    between_hands_seconds = forms.IntegerField(
+        min_value=0,
+        max_value=BETWEEN_HANDS_SECONDS_MAX,
+        required=False,
+        label="Break between hands",
+        help_text="Seconds between hands to read the hand's summary, no clock running; 0 for "
+        "none. Leave empty for the rule set's break.",
     )
     rated = forms.BooleanField(required=False, initial=True)
     club = forms.ModelChoiceField(

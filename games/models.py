@@ -24,6 +24,14 @@ from games.engine.state import GameState
 # Every field of the engine's configuration, in the engine's order.
 RULE_FIELDS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
 
+# The break between hands: a setting of the service's clock, not of the engine's rules (no
+# engine field, so the rules dict and the replay tool's output do not change). Two minutes at
+# most: long enough to read a summary aloud at a club night, short enough that a forgotten
+# setting never stalls a tournament round.
+BETWEEN_HANDS_SECONDS = 8
+BETWEEN_HANDS_SECONDS_MAX = 120
+_BREAK_RANGE = [MinValueValidator(0), MaxValueValidator(BETWEEN_HANDS_SECONDS_MAX)]
+
 
 class RuleSet(models.Model):
     """A named rule configuration: every engine field, checked by the engine itself.
@@ -122,6 +130,12 @@ class RuleSet(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(
         default=3, help_text="Consecutive timeouts after which a player is marked absent."
     )
+    between_hands_seconds = models.PositiveSmallIntegerField(
+        default=BETWEEN_HANDS_SECONDS,
+        validators=_BREAK_RANGE,
+        help_text="Seconds between a hand's end and the next hand's first turn clock, while "
+        "everyone sees the hand's summary; 0 to 120, 0 for no break.",
+    )
 
     class Meta:
         ordering = ["-is_preset", "name"]
@@ -191,6 +205,21 @@ class Table(models.Model):
         help_text="When the server plays the turn: its start plus the turn clock plus the bank.",
     )
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    between_hands_seconds = models.PositiveSmallIntegerField(
+        default=BETWEEN_HANDS_SECONDS,
+        validators=_BREAK_RANGE,
+        help_text="Seconds between hands, no clock running (copied from the rule set).",
+    )
+    break_ends_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the break after the last hand ended ends, so the next turn clock starts.",
+    )
+    last_hand = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="The most recently finished hand's summary: melds, cards left, scores, totals.",
+    )
     banks = models.JSONField(
         default=dict,
         blank=True,

@@ -30,6 +30,29 @@ class ClockOutput(TypedDict):
     remaining: Annotated[
         float | None, Doc("Seconds the mover had left when paused; null unless paused")
     ]
+    between_hands_seconds: Annotated[int, Doc("The break between hands, in seconds (0: none)")]
+    break_ends: Annotated[
+        IsoTime | None,
+        Doc("While a break between hands runs: when it ends and the turn clock starts"),
+    ]
+
+
+class HandScoreOutput(TypedDict):
+    melded: int
+    in_hand: int
+    net: int
+
+
+class LastHandOutput(TypedDict):
+    """The most recently finished hand, public once it is over (its cards left in hand are
+    scored in the open): the summary shown during the break between hands."""
+
+    number: int
+    went_out: Annotated[str | None, Doc("Who went out; null when the stock ran out")]
+    melds: Annotated[list[JsonObject], Doc("The melds at the hand's end, as the views write them")]
+    left: Annotated[dict[str, list[str]], Doc("The cards left in each player's hand")]
+    scores: dict[str, HandScoreOutput]
+    totals: Annotated[dict[str, int], Doc("Each player's total after the hand")]
 
 
 class TableOutput(TypedDict):
@@ -46,7 +69,11 @@ class TableOutput(TypedDict):
     creator: str
     turn_seconds: int
     time_bank_seconds: int
+    between_hands_seconds: Annotated[int, Doc("The break between hands, in seconds (0: none)")]
     clock: ClockOutput
+    last_hand: Annotated[
+        LastHandOutput | None, Doc("The most recently finished hand; null before any ended")
+    ]
     rated: bool
     club: Annotated[str | None, Doc("The club's slug; null for a table of no club")]
     created_at: IsoTime
@@ -177,6 +204,9 @@ class RuleSetOutput(TypedDict):
     summary: Annotated[list[str], Doc("The rules in plain English, one sentence each.")]
     url: Annotated[str, Doc("The rule set's web page.", field=serializers.URLField)]
     rules: Annotated[JsonObject, Doc(field=RulesOutput)]
+    between_hands_seconds: Annotated[
+        int, Doc("Seconds between hands, no clock running (a setting of the service, not a rule)")
+    ]
 
 
 class MoveKind(StrEnum):

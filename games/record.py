@@ -23,7 +23,7 @@ from games.engine.scoring import game_placements
 from games.engine.shuffle import commitment
 from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout
-from games.engine.views import full_state
+from games.engine.views import full_state, hand_summary
 from games.errors import TableError
 from games.models import GameResult, HandResult, Seat, Table, TableEvent
 from games.selectors import SeatInfo, table_state
@@ -143,6 +143,11 @@ def _settle(
     if state.phase == Phase.GAME_OVER:
         table.status = Table.Status.FINISHED
         table.finished_at = timezone.now()  # saved with the snapshot by _record
+    summary = hand_summary(state)
+    if summary is not None:
+        # Kept on the row, so every answer and frame shows it without a replay; the rebuild
+        # (``games.selectors.table_rebuild_with_last_hand``) gives the same from the log.
+        table.last_hand = summary
     _record(
         table,
         actor,
@@ -328,6 +333,8 @@ def _record(
         # resuming shifts it like any other turn and nobody gains or loses the paused time.
         now = table.paused_at or timezone.now()
         clock.end_turn(table, before["turn"] if before else None, now)
+        if kind == TableEvent.Kind.DEAL:
+            clock.start_break(table, now)  # the hand has just ended: the summary's break
         clock.start_turn(table, table.state["turn"], now)
     TableEvent.objects.create(
         table=table,
@@ -350,6 +357,8 @@ RECORDED = [
     "state",
     "deadline",
     "turn_started_at",
+    "break_ends_at",
+    "last_hand",
     "banks",
     "deals",
     "status",

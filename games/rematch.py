@@ -122,13 +122,14 @@ def _new_table(old: Table, players: list[User]) -> Table:
         seats=len(order),
         turn_seconds=old.turn_seconds,
         time_bank_seconds=old.time_bank_seconds,
+        between_hands_seconds=old.between_hands_seconds,
         rated=old.rated,
         club=old.club,
         creator=order[0],
     )
     Seat.objects.bulk_create(Seat(table=table, user=u, position=i) for i, u in enumerate(order))
     start_game(table)
-    push.on_commit_table(table)
+    push.on_commit_table(table, since=0)  # the deal's row is a move too
     return table
 
 

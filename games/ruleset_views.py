@@ -51,7 +51,8 @@ def _rule_field(name: str) -> Field[Any, Any]:
 def _field_rows(ruleset: RuleSet) -> list[dict[str, Any]]:
     """One row per rule field: its name, label, value as a reader says it, and help text."""
     rows = []
-    for name in RULE_FIELDS:
+    # The break between hands is the service's setting, not an engine rule, shown beside them.
+    for name in (*RULE_FIELDS, "between_hands_seconds"):
         field = _rule_field(name)
         rows.append(
             {
@@ -90,6 +91,7 @@ def _ruleset_data(request: Request, ruleset: RuleSet) -> dict[str, Any]:
             "summary": rules_summary(ruleset.to_rules()),
             "url": request.build_absolute_uri(ruleset.get_absolute_url()),
             "rules": ruleset.rules_dict(),
+            "between_hands_seconds": ruleset.between_hands_seconds,
         }
     ).data
 

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from games.clock import clock_payload
 from games.engine.engine import apply
@@ -23,7 +24,7 @@ from games.engine.load import state_from_dict
 from games.engine.rules import Rules
 from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout, mark_absent, mark_back
-from games.engine.views import full_state, player_view, public_view
+from games.engine.views import full_state, hand_summary, player_view, public_view
 from games.errors import TableError
 from games.game_over import game_over
 from games.models import Seat, Table, TableEvent
@@ -32,6 +33,7 @@ from games.payloads import (
     ClockOutput,
     GameOverOutput,
     JsonObject,
+    LastHandOutput,
     LogEntryOutput,
     MoveOutput,
     ReplayOutput,
@@ -144,7 +146,16 @@ def deadline_text(table: Table) -> str | None:
 
 def table_clock(table: Table) -> ClockOutput:
     """The ``clock`` object of the answers and state frames (see ``games.clock``)."""
-    return clock_payload(table, utc_text)
+    return clock_payload(table, utc_text, timezone.now())
+
+
+def table_last_hand(table: Table) -> LastHandOutput | None:
+    """The summary of the table's most recently finished hand (None before any hand ended),
+    as the change that ended it stored it: a read, not a replay."""
+    # Written by ``games.record`` from ``hand_summary``, whose keys are LastHandOutput's; mypy
+    # cannot see into a JSON column, and ``table_mismatch`` holds it to the log.
+    summary: Any = table.last_hand
+    return summary
 
 
 def table_game_over(table: Table) -> GameOverOutput:
@@ -179,7 +190,9 @@ def table_payload(
         "creator": table.creator.username,
         "turn_seconds": table.turn_seconds,
         "time_bank_seconds": table.time_bank_seconds,
+        "between_hands_seconds": table.between_hands_seconds,
         "clock": table_clock(table),
+        "last_hand": table_last_hand(table),
         "rated": table.rated,
         "club": table.club.slug if table.club else None,
         "created_at": utc_text(table.created_at),
@@ -251,12 +264,30 @@ def table_rebuild(table: Table, *, upto: int | None = None) -> GameState | None:
     return last[0][1] if last else None
 
 
+def table_rebuild_with_last_hand(
+    table: Table, *, upto: int | None = None
+) -> tuple[GameState | None, dict[str, Any] | None]:
+    """The rebuild (``table_rebuild``) and the summary of the last hand it finished: what
+    ``Table.state`` and ``Table.last_hand`` hold at version ``upto``, from the log alone.
+
+    :raises EngineError: as ``table_rebuild``.
+    """
+    rebuilt, summary = None, None
+    for _, state in table_states(table, upto=upto):
+        rebuilt = state
+        summary = hand_summary(state) or summary
+    return rebuilt, summary
+
+
 def table_mismatch(table: Table) -> str | None:
-    """None when the snapshot equals the rebuild from the log, else what differs."""
-    rebuilt = table_rebuild(table, upto=table.version)
+    """None when the snapshot and the last hand's summary equal the rebuild from the log,
+    else what differs."""
+    rebuilt, summary = table_rebuild_with_last_hand(table, upto=table.version)
     snapshot = table.state
     fresh = None if rebuilt is None else full_state(rebuilt)
     if fresh == snapshot:
+        if summary != table.last_hand:
+            return f"table {table.pk} v{table.version}: last_hand differs from the rebuild"
         return None
     if fresh is None or snapshot is None:
         return f"table {table.pk}: snapshot {snapshot is not None}, rebuild {fresh is not None}"

@@ -36,7 +36,7 @@ from games.engine.errors import (
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.engine.state import GameState
 from games.errors import PAUSED, TableError
-from games.models import RuleSet, Seat, Table, TableEvent
+from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet, Seat, Table, TableEvent
 from games.record import advance, lock_table, start_game
 from games.refusals import is_member, join_refusal, leave_refusal, seated, start_refusal
 from games.selectors import SeatInfo, table_get, table_rebuild, table_seats, table_state
@@ -111,13 +111,16 @@ def table_create(
     time_bank_seconds: int | None = None,
     rated: bool = True,
     club: Club | str | None = None,
+    between_hands_seconds: int | None = None,
 ) -> Table:
     """A new table under ``ruleset`` plus ``overrides``, its creator in the first seat.
 
     The effective configuration is copied into the table, so later edits to the rule set never
     reach it. ``turn_seconds`` (1 to 3,600) and ``time_bank_seconds`` (0 to 3,600) override the
-    rule set's clock. A ``club`` table (a club or its slug) seats only the club's members, and
-    its rated result counts in the club's rating pool too.
+    rule set's clock, ``between_hands_seconds`` (0 to 120) its break between hands (a setting
+    of the table, not an engine rule: it stays out of ``overrides``). A ``club`` table (a club
+    or its slug) seats only the club's members, and its rated result counts in the club's
+    rating pool too.
 
     :raises TableError: ``bad_request`` naming the field at fault, ``forbidden`` (403) for a
         club the creator is not a member of.
@@ -134,6 +137,11 @@ def table_create(
         overrides["time_bank_seconds"] = _whole(
             time_bank_seconds, "time_bank_seconds", 0, TIME_BANK_SECONDS_MAX
         )
+    if between_hands_seconds is None:
+        between_hands_seconds = rule_set.between_hands_seconds
+    between_hands_seconds = _whole(
+        between_hands_seconds, "between_hands_seconds", 0, BETWEEN_HANDS_SECONDS_MAX
+    )
     if not isinstance(rated, bool):
         raise TableError(BAD_REQUEST, "rated: must be true or false")
     try:
@@ -153,6 +161,7 @@ def table_create(
             seats=seats,
             turn_seconds=rules.turn_seconds,
             time_bank_seconds=rules.time_bank_seconds,
+            between_hands_seconds=between_hands_seconds,
             rated=rated,
             club=owner,
             creator=creator,

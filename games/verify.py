@@ -6,6 +6,7 @@ time, this replays each table and reports where the stored rows depart from the 
 
 - the log's versions run 1, 2, ... up to the table's ``version``, with no gap;
 - the snapshot equals the rebuild (``table_mismatch``), and the engine accepts every logged step;
+- the last finished hand's summary (``Table.last_hand``) is the rebuild's;
 - a finished game's ``GameResult`` lists the rebuilt hands, and its ``HandResult`` rows are the
   rebuilt hands' scores.
 
@@ -26,7 +27,7 @@ from typing import Any
 from games.engine.errors import EngineError
 from games.engine.views import full_state
 from games.models import GameResult, HandResult, Table, TableEvent
-from games.selectors import table_rebuild
+from games.selectors import table_rebuild_with_last_hand
 
 CHUNK = 200  # tables read at a time: memory stays flat however many there are
 
@@ -74,10 +75,12 @@ def verify_table(table: Table) -> tuple[dict[str, Any] | None, list[str]]:
     """The rebuilt full state (None when the log is empty or refused) and the problems found."""
     problems = _version_problems(table)
     try:
-        rebuilt = table_rebuild(table, upto=table.version)
+        rebuilt, last_hand = table_rebuild_with_last_hand(table, upto=table.version)
     except (EngineError, ValueError, KeyError, TypeError) as exc:
         return None, [*problems, f"table {table.pk}: the log does not replay ({exc})"]
     state = None if rebuilt is None else full_state(rebuilt)
+    if last_hand != table.last_hand:
+        problems.append(f"table {table.pk}: the last hand's summary differs from the rebuild's")
     if state != table.state:
         problems.append(_snapshot_problem(table, state))
     elif state is not None and table.status == Table.Status.FINISHED:

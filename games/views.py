@@ -69,6 +69,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
                     overrides=form.overrides(),
                     turn_seconds=data["turn_seconds"],
                     time_bank_seconds=data["time_bank_seconds"],
+                    between_hands_seconds=data["between_hands_seconds"],
                     rated=data["rated"],
                     club=data.get("club"),
                 )

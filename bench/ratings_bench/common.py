@@ -19,8 +19,8 @@ SIZES = (2, 3, 4, 5, 6, 7, 8)
 SIZE_WEIGHTS = (30, 20, 25, 8, 8, 4, 5)
 TABLE_COLUMNS = (
     "id, ruleset_id, rules, overrides, seats, status, version, deals, turn_seconds, "
-    "time_bank_seconds, banks, rated, withdrawn, club_id, creator_id, created_at, started_at, "
-    "finished_at"
+    "time_bank_seconds, between_hands_seconds, banks, rated, withdrawn, club_id, creator_id, "
+    "created_at, started_at, finished_at"
 )
 
 
@@ -141,6 +141,6 @@ def table_row(
 ) -> tuple[Any, ...]:
     """A finished rated table with the fewest values its NOT NULL columns need."""
     overrides, deals, banks, withdrawn = "{}", "[]", "{}", "[]"
-    clock = (60, 0)  # turn_seconds, time_bank_seconds
+    clock = (60, 0, 8)  # turn_seconds, time_bank_seconds, between_hands_seconds
     head = (table_id, ruleset, rules, overrides, seats, "finished", 0, deals, *clock, banks)
     return (*head, True, withdrawn, club, creator, at, at, at)

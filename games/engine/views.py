@@ -136,3 +136,40 @@ def public_view(state: GameState) -> dict[str, Any]:
     13
     """
     return _hidden(state, None)
+
+
+def hand_summary(state: GameState) -> dict[str, Any] | None:
+    """The summary of the hand ``state`` has just finished, or None when no hand has just
+    ended (a hand in play, or a game abandoned mid-hand: it scored no hand).
+
+    The cards left in each hand are scored in the open (RULES.md, "End of a hand"), so the
+    summary shows them: it is public once the hand is over. ``melds`` are the melds on the table
+    at the hand's end as the views write them; ``scores`` the hand's, ``totals`` the players'
+    totals after it.
+
+    >>> from games.engine.state import new_game, Score
+    >>> from games.engine.rules import Rules
+    >>> g = new_game(Rules(), ["ann", "bob"], seed="7")
+    >>> hand_summary(g) is None
+    True
+    >>> done = g.evolve(phase=Phase.HAND_OVER, turn=None,
+    ...                 hands=(HandResult(1, None, (Score(0, 80), Score(0, 95))),))
+    >>> s = hand_summary(done)
+    >>> s["number"], s["went_out"], len(s["left"]["ann"]), s["scores"]["bob"]["net"]
+    (1, None, 13, -95)
+    """
+    if state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER) or not state.hands:
+        return None
+    hand = state.hands[-1]
+    if hand.number != state.hand_number:
+        return None
+    names = state.names
+    scored = hand_dict(hand, names)
+    return {
+        "number": hand.number,
+        "went_out": scored["went_out"],
+        "melds": [_meld_dict(m, names) for m in state.melds],
+        "left": {p.name: [format_card(c) for c in p.hand] for p in state.players},
+        "scores": scored["scores"],
+        "totals": {p.name: p.score for p in state.players},
+    }

@@ -3,7 +3,8 @@ each answer is whole (lists not empty, the optional and nullable parts present).
 
 - a rated game ann and bob played, so both have a rating, a history and pools (and its table,
   finished, has rating changes to show and a rematch to offer);
-- a table in play (ann and bob) and one still gathering players (eve's, three seats);
+- a table in play (ann and bob) past its first hand (so its answers carry ``last_hand``) and
+  one still gathering players (eve's, three seats);
 - a table whose log holds every kind of row: the start, actions, a hand's end and the next
   deal, an overdue turn the sweep played, a pause and a resume, a player withdrawn and then
   played for as absent, and the organizer's adjudication;
@@ -56,7 +57,7 @@ def build_world() -> World:
     return World(
         director=director,
         rated=rated,
-        playing=started_table([ann, bob]),
+        playing=past_a_hand([ann, bob]),
         waiting=services.table_create(creator=World.user("eve"), ruleset="standard", seats=3),
         logged=logged_table(director),
         elimination=elimination(director, club),
@@ -65,6 +66,14 @@ def build_world() -> World:
             director, FOUR, format="swiss", rounds=2, auto_advance=False, name="Slow Swiss"
         ),
     )
+
+
+def past_a_hand(players: list[User]) -> Table:
+    """A table of ``players`` in play in its second hand: the first one's summary is shown."""
+    table = started_table(players)
+    play_greedy(table, players, until=lambda t: state_of(t).hand_number >= 2)
+    assert table.status == Table.Status.PLAYING and table.last_hand is not None
+    return table
 
 
 def logged_table(director: User) -> Table:

@@ -71,6 +71,7 @@ def form_data(ruleset: RuleSet, **changes: Any) -> dict[str, Any]:
         "name": ruleset.name,
         "description": ruleset.description,
         **ruleset.rules_dict(),
+        "between_hands_seconds": ruleset.between_hands_seconds,
         **changes,
     }
     data = {}
@@ -94,7 +95,7 @@ def test_fieldsets_cover_every_rule_field_exactly_once() -> None:
     model_admin = admin.site.get_model_admin(RuleSet)
     counts = Counter(flatten_fieldsets(model_admin.fieldsets))
     assert {name: counts[name] for name in RULE_FIELDS} == dict.fromkeys(RULE_FIELDS, 1)
-    for name in ("slug", "name", "description", "is_preset"):
+    for name in ("slug", "name", "description", "is_preset", "between_hands_seconds"):
         assert counts[name] == 1
     assert set(counts) - set(RULE_FIELDS) == {
         "slug",
@@ -102,6 +103,7 @@ def test_fieldsets_cover_every_rule_field_exactly_once() -> None:
         "description",
         "is_preset",
         "table_sizes",
+        "between_hands_seconds",  # the service's setting, not an engine rule
     }
 
 
@@ -158,6 +160,20 @@ def test_add_form_creates_a_house_set_never_a_preset(admin_client: Client) -> No
     thursday = RuleSet.objects.get(slug="thursday")
     assert thursday.target == 250
     assert thursday.is_preset is False
+    assert thursday.between_hands_seconds == 8
+
+
+def test_the_break_between_hands_is_set_in_the_admin_from_0_to_120(admin_client: Client) -> None:
+    house = house_ruleset()
+    url = f"{RULESETS}{house.pk}/change/"
+    errors = form_errors(admin_client.post(url, form_data(house, between_hands_seconds=121)))
+    assert set(errors) == {"between_hands_seconds"}
+    response = admin_client.post(url, form_data(house, between_hands_seconds=0))
+    assert response.status_code == 302, form_errors(response)
+    house.refresh_from_db()
+    assert house.between_hands_seconds == 0
+    # Not an engine rule: the rules the engine reads are as they were.
+    assert "between_hands_seconds" not in house.rules_dict()
 
 
 def test_change_form_shows_the_engine_refusal_on_the_field(admin_client: Client) -> None:

@@ -83,6 +83,8 @@ def test_the_deadline_is_the_turn_start_plus_the_turn_clock_plus_the_movers_bank
             "banks": {"ann": 30.0, "bob": 30.0},
             "paused": False,
             "remaining": None,
+            "between_hands_seconds": 8,
+            "break_ends": None,
         }
     # The first mover overruns the turn clock by 1.234 s: the second's deadline uses the
     # second's own (whole) bank, and the first's next deadline what is left of theirs.
@@ -224,7 +226,8 @@ def test_the_banks_belong_to_the_game_not_the_hand(now: FakeTime, sent: Sends) -
     assert table.banks == {u.username: left.get(u.username, BANK * 1000) for u in users}
     mover = to_move(table, users)
     bank = timedelta(milliseconds=table.banks[mover.username])
-    assert table.deadline == now.now + timedelta(seconds=TURN) + bank
+    pause = timedelta(seconds=table.between_hands_seconds)  # the break between hands
+    assert table.deadline == now.now + pause + timedelta(seconds=TURN) + bank
 
 
 # --- table_enforce_deadline --------------------------------------------------------------------

@@ -35,8 +35,11 @@ from config.ws_limit import CLOSE_TOO_BIG, MAX_FRAME_BYTES
 from games import services
 from games.clock_services import table_enforce_deadline
 from games.consumers import CLOSE_NOT_FOUND
+from games.engine.cards import parse_cards
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
+from games.engine.rules import Rules
+from games.engine.scoring import hand_value
 from games.engine.shuffle import commitment
 from games.models import RuleSet, Seat, Table, TableEvent
 from games.selectors import table_payload
@@ -745,12 +748,13 @@ class Snapshot:
     version: int
     full: dict[str, Any]
     deals: list[dict[str, Any]]
+    last_hand: dict[str, Any] | None
 
 
 @database_sync_to_async
 def snapshot(table_id: int) -> Snapshot:
     table = Table.objects.get(pk=table_id)
-    return Snapshot(table.version, table.state, table.deals)
+    return Snapshot(table.version, table.state, table.deals, table.last_hand)
 
 
 def check_frame(frame: dict[str, Any], who: str | None, snap: Snapshot) -> None:
@@ -769,9 +773,16 @@ def check_frame(frame: dict[str, Any], who: str | None, snap: Snapshot) -> None:
         assert deal["commitment"] == secret["commitment"]
         playing = deal["hand"] == full["hand_number"] and not over
         assert deal["seed"] == (None if playing else secret["seed"])
+    # The finished hand's summary shows its cards left in hand, public once it is over (they
+    # are scored in the open); it is the table's, of a hand that has ended, and nothing else
+    # of the frame may show a hidden card.
+    finished = frame["last_hand"]
+    assert finished == snap.last_hand
+    assert finished is None or finished["number"] < full["hand_number"] or over
     own = set(next(p["hand"] for p in full["players"] if p["name"] == who)) if who else set()
-    # The moves tell the past: each is checked at its own version (check_moves).
-    state = {k: v for k, v in frame.items() if k != "moves"}
+    # The moves tell the past: each is checked at its own version (check_moves); the summary
+    # was checked above.
+    state = {k: v for k, v in frame.items() if k not in ("moves", "last_hand")}
     leaked = cards_in(state) - public_cards(full) - own
     assert not leaked, f"{who or 'the spectator'} saw {sorted(leaked)} at v{snap.version}"
     if who is None:
@@ -842,6 +853,18 @@ async def test_a_whole_hand_over_sockets_shows_nobody_a_hidden_card(
 
     end = snaps[max(snaps)]
     assert end.full["hand_number"] == 2 and len(end.full["hands"]) == 1
+    # Everyone, the spectator too, gets the finished hand's summary with the new deal: the
+    # engine's scores, and the cards each player was left holding.
+    summary = spectator.frames[-1]["last_hand"]
+    assert summary is not None and a.frames[-1]["last_hand"] == summary
+    hand = end.full["hands"][0]
+    assert (summary["number"], summary["went_out"]) == (1, hand["went_out"])
+    assert summary["scores"] == hand["scores"]
+    assert summary["totals"] == {p["name"]: p["score"] for p in end.full["players"]}
+    rules = Rules.from_dict(end.full["rules"])
+    in_hand = {p: hand_value(rules, parse_cards(c)) for p, c in summary["left"].items()}
+    assert in_hand == {p: s["in_hand"] for p, s in hand["scores"].items()}
+    assert spectator.frames[0]["last_hand"] is None  # before any hand ended
     first, second = a.frames[-1]["view"]["deals"]
     assert (
         first["seed"] == end.deals[0]["seed"] and commitment(first["seed"]) == first["commitment"]

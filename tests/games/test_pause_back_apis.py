@@ -28,6 +28,8 @@ CLOCK_KEYS = {
     "banks",
     "paused",
     "remaining",
+    "between_hands_seconds",
+    "break_ends",
 }
 
 

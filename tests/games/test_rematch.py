@@ -99,7 +99,7 @@ def test_everyone_accepting_makes_and_starts_one_new_table_of_the_same_kind(
     club = Club.objects.create(name="Hearts", slug="hearts")
     done = finished_table(two)
     Table.objects.filter(pk=done.pk).update(
-        club=club, rated=False, turn_seconds=45, time_bank_seconds=30
+        club=club, rated=False, turn_seconds=45, time_bank_seconds=30, between_hands_seconds=3
     )
     accept(done, two[0])
     accept(done, two[1])
@@ -109,7 +109,7 @@ def test_everyone_accepting_makes_and_starts_one_new_table_of_the_same_kind(
     old = Table.objects.get(pk=done.pk)
     assert new.status == Table.Status.PLAYING and new.version == 1
     assert (new.rules, new.overrides, new.ruleset_id) == (old.rules, old.overrides, old.ruleset_id)
-    assert (new.turn_seconds, new.time_bank_seconds) == (45, 30)
+    assert (new.turn_seconds, new.time_bank_seconds, new.between_hands_seconds) == (45, 30, 3)
     assert (new.rated, new.club_id) == (False, club.pk)
     # The same players, the seats moved round by one: bob is first this time.
     seats = Seat.objects.filter(table=new).order_by("position")

@@ -138,7 +138,8 @@ def test_detail_page_gives_the_summary_and_every_field() -> None:
         assert f"<code>{name}</code>" in html
         assert escape(RuleSet._meta.get_field(name).help_text) in html
     rows = dict(re.findall(r"<code>(\w+)</code></th>\s*<td>([^<]*)</td>", html))
-    assert set(rows) == set(RULE_FIELDS)
+    assert set(rows) == {*RULE_FIELDS, "between_hands_seconds"}
+    assert rows["between_hands_seconds"] == "8"
     assert rows["rummy_call"] == "Yes"
     assert rows["run_wraps"] == "No"
     assert rows["target"] == "500"

@@ -12,6 +12,13 @@ another player's hand and nobody saw it go there. What counts as seen, and why:
 - everything, once the hand is over: the hand's seed is then revealed (``deals``, the log's
   ``revealed``), and the seed with the published shuffle deals every hand and the stock again.
 
+A finished hand stays public after the next is dealt, but its cards are strings a running hand
+holds too. So the summary of the last hand (a ``last_hand`` object of a table answer, a state
+frame or a page) is checked apart, against that hand's end (``finished_problems``): it must
+name a hand over by then and show exactly the cards left in each hand as it ended and nothing
+that was not face up or held then. Every other part of the payload is scanned as usual, so a
+card of the running hand shown anywhere else is still found.
+
 A hand's seed is secret until that hand is over, and every later hand's seed until it is dealt
 and over. Only the commitment (its SHA-256) may be shown before.
 
@@ -96,6 +103,11 @@ class TableTruth:
             for hand, seed in self.seeds.items()
             if hand > position.hand_number or (hand == position.hand_number and not position.over)
         ]
+
+    def hand_end(self, number: int) -> Position | None:
+        """The position hand ``number`` ended in (the first version at which it was over)."""
+        ends = [p for p in self.positions.values() if p.over and p.hand_number == number]
+        return min(ends, key=lambda p: p.version, default=None)
 
     def finished_at(self, version: int) -> bool:
         position = self.positions.get(version)
@@ -210,9 +222,81 @@ def text_card_strings(text: str) -> set[str]:
     return found
 
 
+#: A finished hand's summary, and the table it was found on (None: the payload does not say).
+Finished = tuple[int | None, dict[str, Any]]
+
+
+def split_finished(value: Any) -> tuple[Any, list[Finished]]:
+    """``value`` with every ``last_hand`` summary taken out (set to None), and those summaries
+    with the ``id`` of the object that held them, if it has one (a table answer)."""
+    found: list[Finished] = []
+
+    def strip(item: Any) -> Any:
+        if isinstance(item, list):
+            return [strip(v) for v in item]
+        if not isinstance(item, dict):
+            return item
+        out = {k: strip(v) for k, v in item.items() if k != "last_hand"}
+        if "last_hand" in item:
+            out["last_hand"] = None
+            if isinstance(item["last_hand"], dict):
+                owner = item.get("id") if isinstance(item.get("id"), int) else None
+                found.append((owner, item["last_hand"]))
+        return out
+
+    return strip(value), found
+
+
+def _split_text(text: str) -> tuple[set[str], list[Finished]]:
+    """``text_card_strings`` of a page with its summaries apart."""
+    found: set[str] = set()
+    finished: list[Finished] = []
+    for block in JSON_SCRIPT.findall(text):
+        rest, summaries = split_finished(json.loads(block))
+        found |= card_strings(rest)
+        finished += summaries
+    found.update(CARD.findall(JSON_SCRIPT.sub("", text)))
+    return found, finished
+
+
+def finished_problems(summary: dict[str, Any], truth: TableTruth, version: int) -> list[str]:
+    """What a ``last_hand`` summary, read at ``version``, shows beyond its finished hand: it
+    must name a hand over by then, show exactly the cards each player held as it ended, and
+    no card that was not face up or held then. Empty when it is that hand's own summary."""
+    number = summary.get("number")
+    end = truth.hand_end(number) if isinstance(number, int) else None
+    if end is None or end.version > version:
+        cards = card_strings(summary)
+        return [f"last_hand {number!r}, not a hand over at v{version}: {sorted(cards)}"]
+    problems = []
+    left = summary.get("left", {})
+    for name, held in end.held.items():
+        shown = card_strings(left.get(name, []))
+        if shown != held:
+            problems.append(f"last_hand {number}: {name} left {sorted(shown ^ held)} differ")
+    seen = frozenset().union(end.public, *end.held.values())
+    extra = card_strings(summary) - seen
+    problems += [f"last_hand {number}: card {card}" for card in sorted(extra)]
+    return problems
+
+
+def _finished_leaks(
+    item: Received, finished: list[Finished], truths: Mapping[int, TableTruth]
+) -> list[str]:
+    """Each summary checked against its table's hand (any table the payload speaks of, when it
+    does not say which: one of them must match)."""
+    lines = []
+    for owner, summary in finished:
+        tables = [owner] if owner in item.at else list(item.at)
+        tries = [finished_problems(summary, truths[t], item.at[t]) for t in tables]
+        lines += min(tries, key=len, default=["last_hand of no table"])
+    return lines
+
+
 def leaks(item: Received, truths: Mapping[int, TableTruth]) -> list[str]:
     """What ``item`` shows that its viewer must not see, one line per finding (empty: none)."""
     raw = item.body if item.text else json.dumps(item.body)
+    problems: list[str] = []
     if item.log_of is not None:
         item.tokens = card_strings(item.body)
         found = _log_leaks(item, truths[item.log_of])
@@ -224,17 +308,23 @@ def leaks(item: Received, truths: Mapping[int, TableTruth]) -> list[str]:
         if isinstance(body, dict) and isinstance(body.get("moves"), list):
             # A state frame: its moves each at their own version, the rest at the frame's.
             body, moves = {k: v for k, v in body.items() if k != "moves"}, body["moves"]
-        item.tokens = text_card_strings(body) if item.text else card_strings(body)
+        if item.text:
+            item.tokens, finished = _split_text(body)
+        else:
+            rest, finished = split_finished(body)
+            item.tokens = card_strings(rest)
+        problems = _finished_leaks(item, finished, truths)
         secret: set[str] = set()
         for table_id, version in item.at.items():
             secret |= truths[table_id].secret_cards(version, item.viewer)
         found = sorted((item.tokens - item.named) & secret)
+        item.tokens |= {c for _, summary in finished for c in card_strings(summary)}
         if moves:
             (table_id,) = item.at
             item.tokens |= set().union(*map(move_card_strings, moves))
             found += _move_leaks(moves, item, truths[table_id])
     seeds = [s for t, v in item.at.items() for s in truths[t].secret_seeds(v) if s in raw]
-    lines = [f"card {card}" for card in found] + [f"seed {seed}" for seed in seeds]
+    lines = [f"card {card}" for card in found] + [f"seed {seed}" for seed in seeds] + problems
     return [f"{item.what} to {item.viewer or 'anonymous'}: {line}" for line in lines]
 
 

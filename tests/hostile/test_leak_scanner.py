@@ -3,6 +3,7 @@ planted secret wherever it is put, and lets through exactly what RULES.md makes 
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -11,12 +12,14 @@ import pytest
 from games.engine.cards import format_card
 from games.engine.engine import apply
 from games.engine.rules import Rules
-from games.engine.state import GameState, new_game
-from games.engine.views import player_view, public_view
+from games.engine.scoring import end_hand
+from games.engine.state import GameState, deal_next_hand, new_game
+from games.engine.views import hand_summary, player_view, public_view
 from tests.hostile.leaks import (
     Position,
     Received,
     TableTruth,
+    card_strings,
     leaks,
     move_card_strings,
     positions,
@@ -158,3 +161,56 @@ def test_a_moves_cards_are_read_from_its_fields_and_its_words() -> None:
     assert move_card_strings(move) == {"8S"}
     told = {"version": 3, "cards": [], "text": "you drew 10\u2665, then Q\u2663"}
     assert move_card_strings(told) == {"10H", "QC"}
+
+
+def hands_one_and_two() -> tuple[GameState, GameState, GameState]:
+    """Hand 1 in play, the same hand over (the stock ran out: everyone scored), hand 2 dealt."""
+    g1 = game()
+    g2 = end_hand(g1, None)
+    return g1, g2, deal_next_hand(g2, seed="hand two")
+
+
+def test_the_last_hands_summary_is_public_yet_every_other_field_still_scanned() -> None:
+    g1, g2, g3 = hands_one_and_two()
+    truth = truth_of(g1, g2, g3)
+    summary = hand_summary(g2)
+    assert summary is not None
+    frame = {"type": "state", "view": public_view(g3), "last_hand": summary}
+    for viewer in (None, *NAMES):
+        assert found(viewer, frame, 3, truth) == []
+    # A card ann was left with in hand 1 that bob holds in hand 2 is public in the summary,
+    # and still bob's secret anywhere else in the same frame.
+    shared = sorted(set(hand(g2, "ann")) & set(hand(g3, "bob")))
+    assert shared, "the test deal gives bob none of ann's old cards"
+    card = shared[0]
+    assert card in card_strings(summary)
+    assert found("cid", {**frame, "note": card}, 3, truth) == [f"x to cid: card {card}"]
+    assert found("bob", {**frame, "note": card}, 3, truth) == []
+    # A table answer (its id names the table) and a page embedding it are read alike.
+    answer = {"id": 1, "view": public_view(g3), "last_hand": summary}
+    assert found(None, answer, 3, truth) == []
+    page = f'<script id="table-data" type="application/json">{json.dumps(answer)}</script>'
+    assert leaks(Received(None, "page", page, {1: 3}, text=True), truth) == []
+
+
+def test_a_summary_showing_a_card_of_the_running_hand_is_found() -> None:
+    g1, g2, g3 = hands_one_and_two()
+    truth = truth_of(g1, g2, g3)
+    summary = hand_summary(g2)
+    assert summary is not None
+    # A card in bob's hand 2 that nobody held as hand 1 ended (it was in the stock then).
+    fresh = sorted(set(hand(g3, "bob")) - set().union(*(hand(g2, n) for n in NAMES)))[0]
+    planted = {**summary, "left": {**summary["left"], "ann": [*summary["left"]["ann"], fresh]}}
+    lines = found("cid", {"type": "state", "last_hand": planted}, 3, truth)
+    assert lines == [
+        f"x to cid: last_hand 1: ann left ['{fresh}'] differ",
+        f"x to cid: last_hand 1: card {fresh}",
+    ]
+    in_meld = {**summary, "melds": [{"id": 1, "kind": "set", "cards": [{"card": fresh}]}]}
+    assert found(None, {"last_hand": in_meld}, 3, truth) == [
+        f"x to anonymous: last_hand 1: card {fresh}"
+    ]
+    # A summary of the hand still running, or of one not over yet at that version, is found.
+    running = {**summary, "number": 2, "left": {"bob": hand(g3, "bob")}}
+    assert found("cid", {"last_hand": running}, 3, truth)
+    assert found("cid", {"last_hand": summary}, 1, truth)

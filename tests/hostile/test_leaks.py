@@ -55,7 +55,15 @@ from tests.hostile.leak_world import (
     read_table,
     time_out,
 )
-from tests.hostile.leaks import JSON_SCRIPT, Received, TableTruth, leaks, positions, view_problems
+from tests.hostile.leaks import (
+    JSON_SCRIPT,
+    Received,
+    TableTruth,
+    leaks,
+    positions,
+    split_finished,
+    view_problems,
+)
 from tests.tournaments.factories import run_hooks
 from tournaments.models import Tournament
 
@@ -265,6 +273,8 @@ def assert_covered(world: World, truth: dict[int, TableTruth], games: list[Game]
     assert any(
         truth[_only(i.at)].secret_cards(m["version"], "watcher") & set(m["cards"]) for i, m in drawn
     )
+    summaries = [i for i in items if not i.text and i.log_of is None and split_finished(i.body)[1]]
+    assert summaries, "no payload carried a finished hand's summary (last_hand)"
 
 
 def assert_planted_leaks_are_found(items: list[Received], truth: dict[int, TableTruth]) -> None:
@@ -304,6 +314,24 @@ def assert_planted_leaks_are_found(items: list[Received], truth: dict[int, Table
     log = next(i for i in reversed(items) if i.log_of is not None)
     early = Received(None, "early log", log.body, {log.log_of: 1}, log_of=log.log_of)
     assert any(": card " in line for line in leaks(early, truth))
+    # A stock card of the running hand planted in the last hand's summary is caught too.
+    summed = next(
+        i for i in items
+        if i.viewer == "watcher" and isinstance(i.body, dict) and i.body.get("type") == "state"
+        and i.body.get("last_hand")
+        and truth[_only(i.at)].positions[i.at[_only(i.at)]].stock
+    )  # fmt: skip
+    table_id, version = _only(summed.at), summed.at[_only(summed.at)]
+    card = sorted(truth[table_id].positions[version].stock)[0]
+    last = summed.body["last_hand"]
+    name = sorted(last["left"])[0]
+    planted_left = {**last, "left": {**last["left"], name: [*last["left"][name], card]}}
+    body = {**summed.body, "last_hand": planted_left}
+    found = leaks(Received("watcher", "planted", body, summed.at), truth)
+    assert found and all(
+        line.startswith(f"planted to watcher: last_hand {last['number']}: ") and card in line
+        for line in found
+    ), found
 
 
 def _only(at: dict[int, int]) -> int:

@@ -19,6 +19,10 @@ from accounts.models import User
 from config import push as config_push
 from config.asgi import application
 from games import clock_services, finalization
+from games.engine.cards import format_card
+from games.engine.engine import apply
+from games.engine.legal import legal_actions
+from games.engine.state import GameState
 from games.engine.timeout import timeout_action
 from games.models import FinalizerRun, GameResult, HandResult, Table, TableEvent
 from games.timers import ENFORCE_TURN, FINALIZE_GAME, RUN_FINALIZER, send
@@ -252,3 +256,44 @@ def test_finalization_runs_once_when_its_tasks_are_delivered_twice(stack: Stack)
     assert stack.hook_runs() == [str(table.pk)]
     assert FinalizerRun.objects.filter(table=table).count() == hooks
     assert GameResult.objects.filter(table=table).count() == 1
+
+
+def _goes_out_at_once(state: GameState) -> bool:
+    """Ann, first to move, can draw and meld every card she holds but one, then discard it."""
+    drawn = apply(state, "ann", {"type": "draw", "source": "stock"}).state
+    hand = len(drawn.players[0].hand)
+    return any(
+        a.to_dict()["type"] == "meld" and len(a.to_dict()["cards"]) == hand - 1
+        for a in legal_actions(drawn, "ann")
+    )
+
+
+def test_the_first_turn_after_a_break_times_out_at_break_turn_clock_and_bank(
+    stack: Stack,
+) -> None:
+    stack.start()
+    ann, bob = players("ann", "bob")
+    # Three cards each, and a deal in which ann goes out on her first turn: hand 1 ends in
+    # three quick actions, long before any clock could run out.
+    table = started_table(
+        [ann, bob],
+        overrides={"turn_seconds": 1, "time_bank_seconds": 1, "hand_size_two": 3},
+        wanted=_goes_out_at_once,
+    )
+    Table.objects.filter(pk=table.pk).update(between_hands_seconds=2)
+    act(table, ann, {"type": "draw", "source": "stock"})
+    meld = next(
+        a.to_dict() for a in legal_actions(state_of(table), "ann") if a.to_dict()["type"] == "meld"
+    )
+    act(table, ann, meld)
+    (last,) = state_of(table).players[0].hand
+    act(table, ann, {"type": "discard", "card": format_card(last)})
+    t = fresh(table)
+    assert state_of(table).hand_number == 2 and t.break_ends_at is not None
+    # Bob moves first in hand 2; his clock starts when the break ends.
+    assert t.turn_started_at == t.break_ends_at
+    assert t.deadline == t.break_ends_at + timedelta(seconds=2)  # turn clock + bank
+    (row,) = wait_for(lambda: timed(table), what="bob's first turn of hand 2 to time out")
+    assert (row.player, row.data["by"]) == ("bob", "timer")
+    assert datetime.fromisoformat(row.data["deadline"]) == t.deadline
+    assert row.created_at >= t.break_ends_at + timedelta(seconds=2)
