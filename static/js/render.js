@@ -33,7 +33,8 @@ export function cardClass(code, extra = "") {
   return `card${face(code).red ? " red" : ""}${suit}${extra ? ` ${extra}` : ""}`;
 }
 
-/** A card as a toggle button (`pressed`), labelled with its spoken name. */
+/** A card as a toggle button (`pressed`), named by its spoken name: a hidden text rather than
+ * a label, so what is seen (7♣) is part of what is said ("7 of clubs"). */
 export function cardButton(code, { key, pressed, label, extra, onclick, tabindex }) {
   return el(
     "button",
@@ -41,12 +42,12 @@ export function cardButton(code, { key, pressed, label, extra, onclick, tabindex
       type: "button",
       class: cardClass(code, extra),
       "aria-pressed": pressed === undefined ? undefined : String(pressed),
-      "aria-label": label ?? face(code).name,
       tabindex,
       dataset: { key, card: code },
       onclick,
     },
     faceNodes(code),
+    el("span", { class: "sr-only" }, label ?? face(code).name),
   );
 }
 
@@ -90,7 +91,7 @@ export function meld(m, { choosable, chosen, fresh, seatOf, onclick }) {
  * a `data-deadline`), or a plain "to play" when the turn has no deadline; a bar beside it shrinks.
  */
 function moverClock(name, clock, deadline) {
-  const bar = el("span", { class: "bar", "aria-hidden": "true" }, el("span", { class: "fill" }));
+  const bar = el("span", { class: "clock-bar", "aria-hidden": "true" }, el("span", { class: "fill" }));
   if (clock?.paused) {
     const shown = frozen(clock.remaining, clock.banks?.[name] ?? 0);
     return el("span", { class: "clockbox" }, bar, el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text));

@@ -38,6 +38,7 @@ const ui = {
   drawn: new Set(), // keys of the cards that draw brought, marked until your turn ends
   fresh: { pile: false, melds: new Set(), until: 0 },
   dragKey: null,
+  focusHand: false, // move the focus to the hand's Tab stop at the next draw
   mine: false, // whether it was your turn at the last frame
   lowWarned: false, // the "little time left" sound and notice, once a turn
   log: new MoveLog(),
@@ -199,9 +200,9 @@ function renderHand(view) {
     node.dataset.card = e.code;
     node.setAttribute("aria-pressed", String(ui.selected.has(e.key)));
     const name = face(e.code).name;
-    node.setAttribute("aria-label", ui.drawn.has(e.key) ? `${name}, just drawn` : name);
     node.tabIndex = e.key === ui.handFocus ? 0 : -1;
     if (!node.firstChild) node.append(...draw.cardButton(e.code, {}).childNodes);
+    node.querySelector(".sr-only").textContent = ui.drawn.has(e.key) ? `${name}, just drawn` : name;
     return node;
   });
   const box = $("hand");
@@ -369,8 +370,12 @@ function render() {
   if (focused && (document.activeElement === document.body || !document.activeElement)) {
     // Focus stays where it was; a card that left the hand hands it to the hand's Tab stop.
     const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
-    const fallback = focused.startsWith("hand:") ? $("hand").querySelector('[tabindex="0"]') : null;
+    const fallback = /^(hand|pile):/.test(focused) ? $("hand").querySelector('[tabindex="0"]') : null;
     (again ?? fallback)?.focus();
+  }
+  if (ui.focusHand) {
+    ui.focusHand = false;
+    $("hand").querySelector('[tabindex="0"]')?.focus();
   }
   tick();
 }
@@ -453,6 +458,13 @@ function notice_changes(before, after, moves) {
     const keys = handEntries(hand);
     ui.drawn = new Set(codes.map((c) => [...keys].reverse().find((e) => e.code === c)?.key).filter(Boolean));
     ui.drawnFrom = null;
+    // A draw made from the keyboard (nothing focused, or the pile) hands the focus to the card.
+    const first = [...ui.drawn][0];
+    const active = document.activeElement;
+    if (first && (!active || active === document.body || active.closest("#pile"))) {
+      ui.handFocus = first;
+      ui.focusHand = true;
+    }
   }
   if (!mine || ui.mine !== mine) ui.lowWarned = false;
   ui.mine = mine;
