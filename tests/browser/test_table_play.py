@@ -2,6 +2,7 @@
 whole hand by keyboard only, the phone's screen, dragging the hand into one's own order, the
 help overlay, and an accessibility scan (axe-core, vendored under tests/browser/vendor/)."""
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -21,7 +22,9 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def open_table(new_page: PageFactory, base: str, user: User | None, table: Table, **options: object) -> Page:
+def open_table(
+    new_page: PageFactory, base: str, user: User | None, table: Table, **options: object
+) -> Page:
     page = new_page(reduced_motion="reduce", **options)
     if user is not None:
         log_in(page, base, user)
@@ -55,7 +58,10 @@ def wait_drawn(page: Page) -> bool:
 def test_a_whole_hand_by_mouse_with_a_spectator(new_page: PageFactory, asgi_server: str) -> None:
     ann, bob = players("ann", "bob")
     table = started_table([ann, bob], overrides={"turn_seconds": 600})
-    pages = {u.username: open_table(new_page, asgi_server, u, table, viewport=DESKTOP) for u in (ann, bob)}
+    pages = {
+        u.username: open_table(new_page, asgi_server, u, table, viewport=DESKTOP)
+        for u in (ann, bob)
+    }
     watcher = open_table(new_page, asgi_server, None, table, viewport=DESKTOP)
     expect(watcher.locator(".player")).to_have_count(2)
     turns = 0
@@ -91,10 +97,14 @@ def test_a_whole_hand_by_mouse_with_a_spectator(new_page: PageFactory, asgi_serv
 def test_a_whole_hand_by_keyboard(new_page: PageFactory, asgi_server: str) -> None:
     ann, bob = players("ann", "bob")
     table = started_table([ann, bob], overrides={"turn_seconds": 600})
-    pages = {u.username: open_table(new_page, asgi_server, u, table, viewport=DESKTOP) for u in (ann, bob)}
+    pages = {
+        u.username: open_table(new_page, asgi_server, u, table, viewport=DESKTOP)
+        for u in (ann, bob)
+    }
     took = False
     turns = 0
-    for turns in range(1, MAX_TURNS + 1):
+    for turn in range(1, MAX_TURNS + 1):
+        turns = turn
         mover = next_mover(pages)
         if mover is None:
             break
@@ -144,20 +154,26 @@ def test_the_phone_fits_a_whole_turn(new_page: PageFactory, asgi_server: str) ->
     cards.first.tap()
     for selector in ("#hand", "#discard"):
         box = page.locator(selector).bounding_box()
-        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], selector
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], (
+            selector
+        )
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], selector
     assert page.evaluate("document.scrollingElement.scrollHeight") <= PHONE["height"]
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Each card shows at least 44 px of itself to a finger: the next card starts that far on.
-    lefts = cards.evaluate_all("cs => cs.map(c => [c.getBoundingClientRect().left, c.getBoundingClientRect().top])")
-    for (x1, y1), (x2, y2) in zip(lefts, lefts[1:], strict=False):
+    lefts = cards.evaluate_all(
+        "cs => cs.map(c => [c.getBoundingClientRect().left, c.getBoundingClientRect().top])"
+    )
+    for (x1, y1), (x2, y2) in itertools.pairwise(lefts):
         if abs(y1 - y2) < 1:  # same row (a selected card is raised, a new row wraps)
             assert x2 - x1 >= 44, (x1, x2)
     page.locator("#discard").tap()
     expect(cards).to_have_count(13)
 
 
-def test_dragging_reorders_the_hand_and_the_order_stays(new_page: PageFactory, asgi_server: str) -> None:
+def test_dragging_reorders_the_hand_and_the_order_stays(
+    new_page: PageFactory, asgi_server: str
+) -> None:
     ann, bob = players("ann", "bob")
     table = started_table([ann, bob])
     page = open_table(new_page, asgi_server, ann, table, viewport=DESKTOP)
@@ -175,7 +191,9 @@ def test_dragging_reorders_the_hand_and_the_order_stays(new_page: PageFactory, a
     assert cards.evaluate_all("cs => cs.map(c => c.dataset.key)") == before
 
 
-def test_the_help_overlay_opens_with_the_question_mark(new_page: PageFactory, asgi_server: str) -> None:
+def test_the_help_overlay_opens_with_the_question_mark(
+    new_page: PageFactory, asgi_server: str
+) -> None:
     ann, bob = players("ann", "bob")
     table = started_table([ann, bob])
     page = open_table(new_page, asgi_server, ann, table, viewport=DESKTOP)

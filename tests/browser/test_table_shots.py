@@ -145,14 +145,25 @@ def test_a_refused_action_and_the_game_over(
     log_in(page, asgi_server, users[1])
     page.goto(f"{asgi_server}/tables/{table.pk}/")
     page.locator("#hand button.card").nth(2).click()
-    error = {"type": "error", "client_id": None, "error": "not_your_turn", "message": "It is not your turn."}
+    error = {
+        "type": "error",
+        "client_id": None,
+        "error": "not_your_turn",
+        "message": "It is not your turn.",
+    }
     sockets[0].send(json.dumps(error))
     expect(page.locator("#toast")).to_have_text("It is not your turn.")
     expect(page.locator("#hand button.card[aria-pressed=true]")).to_have_count(1)  # kept
     shoot(page, size, "refused")
 
-    over = started_table(players("gus", "hal", "ivy"), overrides={"target": 60, "turn_seconds": 600})
-    play_greedy(over, list(User.objects.filter(username__in=["gus", "hal", "ivy"])), until=lambda t: t.status == Table.Status.FINISHED)
+    over = started_table(
+        players("gus", "hal", "ivy"), overrides={"target": 60, "turn_seconds": 600}
+    )
+    play_greedy(
+        over,
+        list(User.objects.filter(username__in=["gus", "hal", "ivy"])),
+        until=lambda t: t.status == Table.Status.FINISHED,
+    )
     at_end = new_page(viewport=SIZES[size], reduced_motion="reduce")
     log_in(at_end, asgi_server, User.objects.get(username="gus"))
     at_end.goto(f"{asgi_server}/tables/{over.pk}/")
@@ -175,8 +186,10 @@ def test_eight_seats_round_the_felt(new_page: PageFactory, asgi_server: str) -> 
         for b in boxes[i + 1 :]:
             assert b is not None
             apart = (
-                a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
-                or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+                a["x"] + a["width"] <= b["x"]
+                or b["x"] + b["width"] <= a["x"]
+                or a["y"] + a["height"] <= b["y"]
+                or b["y"] + b["height"] <= a["y"]
             )
             assert apart, (a, b)
     shoot(page, "desktop", "eight-seats")
