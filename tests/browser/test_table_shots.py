@@ -178,6 +178,8 @@ def test_eight_seats_round_the_felt(new_page: PageFactory, asgi_server: str) -> 
     page = open_as(new_page, asgi_server, users[0], table, "desktop")
     plates = page.locator(".player")
     expect(plates).to_have_count(8)
+    expect(page.locator(".player[data-player=p1] .dot.on")).to_have_count(1)  # the socket's frame
+    shoot(page, "desktop", "eight-seats")
     boxes = [plates.nth(i).bounding_box() for i in range(8)]
     assert all(b is not None for b in boxes)
     # No two plates overlap, and every one is inside the screen.
@@ -192,4 +194,3 @@ def test_eight_seats_round_the_felt(new_page: PageFactory, asgi_server: str) -> 
                 or b["y"] + b["height"] <= a["y"]
             )
             assert apart, (a, b)
-    shoot(page, "desktop", "eight-seats")
