@@ -93,8 +93,10 @@ export function meld(m, { choosable, chosen, fresh, seatOf, onclick }) {
 function moverClock(name, clock, deadline) {
   const bar = el("span", { class: "clock-bar", "aria-hidden": "true" }, el("span", { class: "fill" }));
   if (clock?.paused) {
-    const shown = frozen(clock.remaining, clock.banks?.[name] ?? 0);
-    return el("span", { class: "clockbox" }, bar, el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text));
+    const bank = clock.banks?.[name] ?? 0;
+    const shown = frozen(clock.remaining, bank);
+    const left = shown.bank ? (clock.remaining ?? 0) / (bank || 1) : ((clock.remaining ?? 0) - bank) / (clock.turn_seconds || 1);
+    return el("span", { class: "clockbox", style: { "--left": String(Math.max(0, Math.min(1, left))) } }, bar, el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text));
   }
   if (!deadline) return el("span", { class: "clockbox" }, el("span", { class: "clock" }, "to play"));
   const data = { deadline, turnEnds: clock?.turn_ends ?? "", turnSeconds: clock?.turn_seconds ?? "", bank: clock?.banks?.[name] ?? 0 };
@@ -190,7 +192,7 @@ export function deals(view, rules) {
 
 /** Final placements as the server placed them (the view's `placements`, best first). */
 export function placements(view) {
-  return (view.placements ?? []).map((p) => el("li", { value: p.place }, `${p.player}: ${p.score} points`));
+  return (view.placements ?? []).map((p) => el("li", { value: p.place }, el("a", { href: playerUrl(p.player) }, p.player), `: ${p.score} points`));
 }
 
 /** Rating changes of a finished rated table (contract C's `ratings`), in the placements' order. */

@@ -194,3 +194,30 @@ def test_eight_seats_round_the_felt(new_page: PageFactory, asgi_server: str) -> 
                 or b["y"] + b["height"] <= a["y"]
             )
             assert apart, (a, b)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_a_hand_in_full_swing(new_page: PageFactory, asgi_server: str, size: str) -> None:
+    users = players("ann", "bob", "cid", "dee")
+    table = started_table(users, overrides={"turn_seconds": 300})
+
+    def swinging(t: Table) -> bool:
+        state = t.state or {}
+        return len(state.get("melds", [])) >= 3 and len(state.get("discard", [])) >= 3
+
+    play_greedy(table, users, until=lambda t: swinging(t) or t.status == Table.Status.FINISHED)
+    table.refresh_from_db()
+    mover = mover_of(table, users)
+    page = open_as(new_page, asgi_server, mover, table, size)
+    expect(page.locator("#melds .meld").first).to_be_visible()
+    melds = state_of(table).melds
+    heads = page.locator("#melds .meld-head")
+    expect(heads).to_have_count(len(melds))
+    expect(heads.first).to_have_text(re.compile(rf"^#{melds[0].id} (set|run)$"))
+    # Each meld card names who laid it, for the eye (title) and for a screen reader.
+    card = page.locator("#melds .meld .card").first
+    expect(card).to_have_attribute("aria-label", re.compile(r", laid by (ann|bob|cid|dee)$"))
+    if page.locator("#take").is_enabled():
+        # What Take would take lights up: the card hovered and every card above it.
+        page.locator("#pile button.card").first.hover(position={"x": 8, "y": 30})
+    shoot(page, size, "mid-game")
