@@ -76,7 +76,7 @@ export function matchPlay(legal, type, codes, meld) {
 
 /** "1 card", "3 cards": a count with its noun, singular or plural. */
 export function plural(n, noun) {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  return `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`;
 }
 
 /** The hand's cards as codes, less one of each code in `gone` (a multiset difference). */

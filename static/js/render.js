@@ -192,7 +192,7 @@ export function deals(view, rules) {
 
 /** Final placements as the server placed them (the view's `placements`, best first). */
 export function placements(view) {
-  return (view.placements ?? []).map((p) => el("li", { value: p.place }, el("a", { href: playerUrl(p.player) }, p.player), `: ${p.score} points`));
+  return (view.placements ?? []).map((p) => el("li", { value: p.place }, el("a", { href: playerUrl(p.player) }, p.player), `: ${plural(p.score, "point")}`));
 }
 
 /** Rating changes of a finished rated table (contract C's `ratings`), in the placements' order. */

@@ -169,6 +169,16 @@ def test_the_phone_fits_a_whole_turn(new_page: PageFactory, asgi_server: str) ->
             assert x2 - x1 >= 44, (x1, x2)
     page.locator("#discard").tap()
     expect(cards).to_have_count(13)
+    # The move log and the scores open as a bottom sheet, inside the screen.
+    sheet = page.locator("#side")
+    expect(sheet).to_be_hidden()
+    page.get_by_role("button", name="Moves").tap()
+    expect(sheet).to_be_visible()
+    expect(page.get_by_role("log", name="Moves")).to_be_visible()
+    box = sheet.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"] + 1
+    page.get_by_role("button", name="Moves").tap()
+    expect(sheet).to_be_hidden()
 
 
 def test_dragging_reorders_the_hand_and_the_order_stays(
