@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from accounts.models import User
 from games.models import Table
 from tests.browser.pages import PageFactory, log_in
+from tests.browser.test_table import first_melds, press_cards
 from tests.games.tables import players, started_table, state_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -251,3 +252,63 @@ def test_no_serious_accessibility_violation(
     page.keyboard.press("?")
     expect(page.locator("#help")).to_be_visible()
     assert serious_violations(page) == []
+
+
+def test_keys_meld_and_choose_a_meld_to_lay_off_on(new_page: PageFactory, asgi_server: str) -> None:
+    ann, bob = players("ann", "bob")
+    table = started_table([ann, bob], wanted=lambda g: first_melds(g) is not None)
+    melds = first_melds(state_of(table))
+    assert melds is not None and state_of(table).turn == 0
+    page = open_table(new_page, asgi_server, ann, table, viewport=DESKTOP)
+    expect(page.locator("#draw-stock")).to_be_enabled()
+    page.keyboard.press("d")
+    expect(page.locator("#hand button.card")).to_have_count(14)
+    press_cards(page, melds[0])
+    page.keyboard.press("m")
+    expect(page.locator("#melds .meld")).to_have_count(1)
+    meld_id = page.locator("#melds .meld").first.get_attribute("data-meld")
+    page.keyboard.press("l")
+    expect(page.locator("#notice")).to_have_text("Lay off on which meld? Type its number.")
+    page.keyboard.press(str(meld_id))
+    # Nothing selected fits it, so nothing is sent; the meld is chosen for the next lay-off.
+    expect(page.locator("#layoff")).to_have_text(f"Lay off on #{meld_id}")
+    page.keyboard.press("Escape")
+    expect(page.locator("#layoff")).to_have_text("Lay off")
+
+
+def test_cards_js_says_why_a_selection_fits_nothing(
+    new_page: PageFactory, asgi_server: str
+) -> None:
+    page = new_page()
+    page.goto(asgi_server + "/")
+    said = page.evaluate(
+        """async () => {
+          const { why, plural } = await import("/static/js/cards.js");
+          const play = { legal: [{ type: "discard", card: "KD" }], phase: "play", mine: true };
+          return [
+            why(["7S", "9S", "JS"], play),
+            why(["7S", "7H", "7D", "7C", "7S"], play),
+            why(["7S", "8H", "JD"], play),
+            why(["7S", "8H"], play),
+            why(["KD"], play),
+            why(["7S"], { ...play, mine: false }),
+            why(["7S"], { ...play, phase: "draw" }),
+            why(["2C"], { legal: [], phase: "play", mine: true, required: "2C" }),
+            plural(1, "card"), plural(2, "card"), plural(-1, "point"), plural(0, "point"),
+          ];
+        }"""
+    )
+    assert said == [
+        "a run needs three or more cards of one suit in sequence",
+        "a set needs three or four cards of one rank",
+        "a set needs three or four cards of one rank; a run, three or more of one suit in sequence",
+        "a meld needs three or more cards; choose one card to discard",
+        "",  # a legal discard: nothing to explain
+        "wait for your turn",
+        "draw first: from the stock or the discard pile",
+        "meld the 2 of clubs you took before you discard",
+        "1 card",
+        "2 cards",
+        "-1 point",
+        "0 points",
+    ]
