@@ -38,6 +38,7 @@ const ui = {
   drawn: new Set(), // keys of the cards that draw brought, marked until your turn ends
   fresh: { pile: false, melds: new Set(), until: 0 },
   dragKey: null,
+  leaving: false, // on the way to the rematch's table
   focusHand: false, // move the focus to the hand's Tab stop at the next draw
   mine: false, // whether it was your turn at the last frame
   lowWarned: false, // the "little time left" sound and notice, once a turn
@@ -337,7 +338,10 @@ function renderResult(frame, view, player, seat) {
   }
   if (frame.last_hand) summary.replaceChildren(...draw.handSummary(frame.last_hand, view.players.map((p) => p.name), seat));
   if ("rematch" in frame) {
-    if (frame.rematch?.table) location.assign(`/tables/${frame.rematch.table}/`);
+    if (frame.rematch?.table && !ui.leaving) {
+      ui.leaving = true; // every open page goes to the new table, once
+      location.assign(`/tables/${frame.rematch.table}/`);
+    }
     $("rematch").replaceChildren(
       ...draw.rematch(frame.rematch, { you: view.you, seated: player, now: Date.now(), onanswer: answerRematch }),
     );
