@@ -221,6 +221,24 @@ def test_the_help_overlay_opens_with_the_question_mark(
     expect(dialog).to_be_hidden()
 
 
+def test_sounds_are_off_until_switched_on_and_stay_on(
+    new_page: PageFactory, asgi_server: str
+) -> None:
+    ann, bob = players("ann", "bob")
+    table = started_table([ann, bob])
+    page = open_table(new_page, asgi_server, ann, table, viewport=DESKTOP)
+    page.get_by_text("Settings").click()
+    sound = page.get_by_label("Sounds")
+    expect(sound).not_to_be_checked()
+    sound.check()
+    page.reload()
+    page.get_by_text("Settings").click()
+    expect(page.get_by_label("Sounds")).to_be_checked()
+    for name in ("turn", "low"):  # served by this site
+        answer = page.request.get(f"{asgi_server}/static/sounds/{name}.wav")
+        assert answer.ok and answer.body()[:4] == b"RIFF"
+
+
 def serious_violations(page: Page) -> list[str]:
     page.add_script_tag(content=AXE.read_text())
     found = page.evaluate(
