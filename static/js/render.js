@@ -58,7 +58,7 @@ export function cardTile(code, extra = "") {
 
 /** A card of a meld: a joker shows `*` and the card it stands for; each is marked with its
  * player's seat colour and names them in its title and label. */
-function meldCard({ card, as, by }, seatOf) {
+function meldCard({ card, as, by }, seatOf, tail = true) {
   const joker = card === "*";
   const name = joker ? `joker as ${face(as).name}` : face(card).name;
   const shown = joker ? [el("span", { class: "rank" }, "*"), el("span", { class: "as" }, as)] : faceNodes(card);
@@ -67,14 +67,20 @@ function meldCard({ card, as, by }, seatOf) {
     "span",
     { class: cardClass(joker ? as : card, `${joker ? "joker " : ""}${seat}`), role: "img", title: `${name}, laid by ${by}`, "aria-label": `${name}, laid by ${by}` },
     shown,
-    el("span", { class: "by", "aria-hidden": "true" }, by),
+    el("span", { class: tail ? "by tail" : "by", "aria-hidden": "true" }, by),
   );
+}
+
+/** A meld's cards; the name on each stripe is shown once, on the last card of each player's run
+ * (the cards overlap, so the others would show a letter or two of it). */
+function meldCards(cards, seatOf) {
+  return cards.map((c, i) => meldCard(c, seatOf, i === cards.length - 1 || cards[i + 1].by !== c.by));
 }
 
 /** One meld: a toggle button choosing it for a lay-off (players), plain for spectators. */
 export function meld(m, { choosable, chosen, fresh, seatOf, onclick }) {
   const head = el("span", { class: "meld-head" }, `#${m.id} ${m.kind}`);
-  const cards = el("span", { class: "meld-cards" }, m.cards.map((c) => meldCard(c, seatOf)));
+  const cards = el("span", { class: "meld-cards" }, meldCards(m.cards, seatOf));
   const cls = fresh ? "meld fresh" : "meld";
   if (!choosable) return el("li", { class: cls, dataset: { meld: m.id } }, head, cards);
   const button = el(
@@ -250,7 +256,7 @@ export function handSummary(last, names, seatOf) {
   const meldsOf = (name) => last.melds.filter((m) => m.cards.some((c) => c.by === name));
   const cardsOf = (name) =>
     meldsOf(name).map((m) =>
-      el("span", { class: "mini-meld" }, m.cards.filter((c) => c.by === name).map((c) => meldCard(c, seatOf))),
+      el("span", { class: "mini-meld" }, meldCards(m.cards.filter((c) => c.by === name), seatOf)),
     );
   const left = (name) => {
     const cards = last.left?.[name] ?? [];

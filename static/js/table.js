@@ -287,8 +287,13 @@ function renderGame(view) {
   $("take").disabled = !can.take;
   const mine = player && view.turn === view.you && !over;
   const nothing = !can.meld && !can.layoff && !can.discard;
-  $("why").textContent =
-    player && nothing ? why(selectedCodes(view), { legal, phase: view.phase, mine, required: view.required, setMax: setMax(frame) }) : "";
+  const codes = selectedCodes(view);
+  const onto = !can.layoff && !ui.pending && matchPlay(legal, "layoff", codes);
+  $("why").textContent = onto
+    ? `these cards fit meld #${onto.meld}: choose it (click it, or L then ${onto.meld}) to lay off`
+    : player && nothing
+      ? why(codes, { legal, phase: view.phase, mine, required: view.required, setMax: setMax(frame) })
+      : "";
   $("hand-panel").classList.toggle("mine", mine);
   $("scores").replaceChildren(...draw.scores(view));
   $("deal-list").replaceChildren(...draw.deals(view, frame.rules));
