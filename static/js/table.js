@@ -376,6 +376,9 @@ function render() {
   if (frame.view) renderGame(frame.view);
   renderClock(frame);
   $("status").textContent = statusText(frame);
+  // Banners float just above the hand, however many rows it takes.
+  const hand = $("hand-panel");
+  root.style.setProperty("--under", `${frame.view && !hand.hidden ? hand.offsetHeight : 0}px`);
   if (focused && (document.activeElement === document.body || !document.activeElement)) {
     // Focus stays where it was; a card that left the hand hands it to the hand's Tab stop.
     const again = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
@@ -403,7 +406,7 @@ function tick() {
     const left = (Date.parse(box.dataset.deadline) - now) / 1000;
     const turnLeft = (Date.parse(box.dataset.turnEnds || box.dataset.deadline) - now) / 1000;
     const whole = shown.bank ? Number(box.dataset.bank) || 1 : Number(box.dataset.turnSeconds) || 1;
-    const part = shown.bank ? left : turnLeft;
+    const part = shown.bank ? left : Math.min(turnLeft, left); // the deadline is the hard end
     box.style.setProperty("--left", String(Math.max(0, Math.min(1, part / whole))));
     const low = left <= lowAt(ui.frame.clock);
     box.classList.toggle("low", low);
