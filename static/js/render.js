@@ -278,7 +278,7 @@ export function handSummary(last, names, seatOf) {
           el("td", {}, cardsOf(n)),
           el("td", {}, left(n)),
           el("td", {}, String(s.melded)),
-          el("td", {}, `\u2212${s.in_hand}`),
+          el("td", {}, s.in_hand ? `\u2212${s.in_hand}` : "0"),
           el("td", {}, signed(s.net)),
           el("td", {}, String(last.totals?.[n] ?? "")),
         );

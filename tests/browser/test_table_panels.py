@@ -14,6 +14,7 @@ from playwright.sync_api import Page, WebSocketRoute, expect
 from accounts.models import User
 from games.models import Table
 from tests.browser.pages import PageFactory, log_in
+from tests.browser.test_table_shots import SHOTS
 from tests.games.tables import play_greedy, players, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -84,6 +85,8 @@ def test_the_move_log_appends_by_version_and_syncs_on_a_gap(
     ended = move(4, "hand_over", "hand 1: ann went out (+45, bob -30)")
     wire.push(moves=[ended], moves_since=3)
     expect(log.locator("li.end")).to_have_text("hand 1: ann went out (+45, bob -30)")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "desktop-moves.png"))
 
     before = len(wire.sent)
     wire.push(
@@ -137,6 +140,8 @@ def test_the_break_shows_the_last_hand_and_counts_down(
     row = panel.locator("tr[data-player=bob] td")
     expect(row).to_have_text(["", re.compile("K"), "0", "\u221225", "-25", "-25"])
     expect(panel.locator("tr[data-player=ann] .badge.out")).to_have_text("went out")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "desktop-break.png"))
     expect(panel).to_be_hidden(timeout=10_000)  # the break is over
 
 
@@ -164,6 +169,7 @@ def test_game_over_shows_rating_changes_and_answers_a_rematch(
     expect(changes.locator("tr[data-player=ivy] td")).to_have_text(["-9", "1491"])
     expect(changes.get_by_role("link", name="hal")).to_have_attribute("href", "/players/hal/")
     expect(page.locator(".rematch-state")).to_contain_text("accepted: gus")
+    page.screenshot(path=str(SHOTS / "desktop-game-over-rematch.png"))
     page.get_by_role("button", name="Decline").click()
     for _ in range(50):
         if any(m.get("type") == "rematch" for m in wire.sent):
