@@ -17,5 +17,10 @@ urlpatterns = [
     path("tables/<int:table_id>/resume/", apis.TableResumeApi.as_view(), name="api-table-resume"),
     path("tables/<int:table_id>/back/", apis.TableBackApi.as_view(), name="api-table-back"),
     path("tables/<int:table_id>/actions/", apis.TableActionApi.as_view(), name="api-table-actions"),
+    path(
+        "tables/<int:table_id>/rematch/", apis.TableRematchApi.as_view(), name="api-table-rematch"
+    ),
     path("tables/<int:table_id>/log/", apis.TableLogApi.as_view(), name="api-table-log"),
+    path("tables/<int:table_id>/moves/", apis.TableMovesApi.as_view(), name="api-table-moves"),
+    path("tables/<int:table_id>/replay/", apis.TableReplayApi.as_view(), name="api-table-replay"),
 ]

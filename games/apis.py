@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.decorators import method_decorator
+from django.views.decorators.gzip import gzip_page
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -23,16 +25,19 @@ from rest_framework.views import APIView
 from accounts.auth import signed_in
 from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
-from games import clock_services, payloads, services
+from games import clock_services, payloads, rematch, services
 from games.errors import TableError
 from games.models import Table
 from games.selectors import (
     game_view,
+    log_since,
+    reader_of,
     seat_infos,
     table_answer,
     table_get,
     table_log,
     table_payload,
+    table_replay,
     tables_with_status,
 )
 
@@ -45,6 +50,8 @@ class StaleVersionOutput(ErrorOutput):
 TableOutput = serializer_for(payloads.TableOutput)
 ActionOutput = serializer_for(payloads.ActionOutput)
 LogEntryOutput = serializer_for(payloads.LogEntryOutput)
+MoveOutput = serializer_for(payloads.MoveOutput)
+ReplayOutput = serializer_for(payloads.ReplayOutput)
 
 
 TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
@@ -209,6 +216,33 @@ class TableBackApi(SeatCallApi):
     call = staticmethod(clock_services.table_back)
 
 
+class RematchInput(serializers.Serializer):
+    accept = serializers.JSONField(help_text="true to accept the rematch, false to decline it")
+
+
+class TableRematchApi(TableApi):
+    """Accept or decline a rematch of a finished table (its players; not an event's table)."""
+
+    @extend_schema(
+        operation_id="tables_rematch",
+        request=RematchInput,
+        responses={
+            200: TableAnswerOutput,
+            **_ERRORS,
+            400: OpenApiResponse(ErrorOutput, description="bad_request, not_seated, wrong_phase"),
+            403: OpenApiResponse(ErrorOutput, description="forbidden: an event's table"),
+            409: OpenApiResponse(ErrorOutput, description="rematch_over: declined or expired"),
+        },
+    )
+    def post(self, request: Request, table_id: int) -> Response:
+        data = RematchInput(data=request.data)
+        data.is_valid(raise_exception=True)
+        table = rematch.table_rematch(
+            table_id=table_id, user=signed_in(request), accept=data.validated_data["accept"]
+        )
+        return self.table_answer(request, table)
+
+
 class TableActionApi(TableApi):
     @extend_schema(
         operation_id="tables_action",
@@ -242,3 +276,33 @@ class TableLogApi(TableApi):
     )
     def get(self, request: Request, table_id: int) -> Response:
         return Response(table_log(table_get(table_id)))
+
+
+class TableMovesApi(TableApi):
+    @extend_schema(
+        operation_id="tables_moves",
+        responses={200: MoveOutput(many=True), 404: _ERRORS[404]},
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """The move log in words: a player's own (their stock draws' cards too), else the
+        public one; every card once the game is over."""
+        table = table_get(table_id)
+        return Response(log_since(table).moves(reader_of(table, request.user)))
+
+
+# A whole game's steps, each with its full state, run to about a megabyte (366 steps of a
+# four-player game to 500) and to some 25 kB compressed. Compressed here alone: the answer holds
+# no secret for a BREACH-style attack to guess at (the game is over, no token is in it).
+@method_decorator(gzip_page, name="dispatch")
+class TableReplayApi(TableApi):
+    @extend_schema(
+        operation_id="tables_replay",
+        responses={
+            200: ReplayOutput,
+            404: _ERRORS[404],
+            409: OpenApiResponse(ErrorOutput, description="wrong_phase: the game is not over"),
+        },
+    )
+    def get(self, request: Request, table_id: int) -> Response:
+        """A finished game step by step from the first deal, every hand shown."""
+        return Response(table_replay(table_get(table_id)))

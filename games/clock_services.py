@@ -120,8 +120,9 @@ def table_pause(*, table_id: int, user: User, every_table: bool = False) -> Tabl
         if table.paused_at is None:
             clock.pause(table, timezone.now())
             table.paused_by = user
+            since = table.version
             record_clock_change(table, user, TableEvent.Kind.PAUSE, ["paused_at", "paused_by"])
-            push.on_commit_table(table)
+            push.on_commit_table(table, since=since)
     return table
 
 
@@ -137,11 +138,12 @@ def table_resume(*, table_id: int, user: User, every_table: bool = False) -> Tab
         table = _managed(table_id, user, every_table)
         if table.paused_at is not None:
             clock.resume(table, timezone.now())
+            since = table.version
             record_clock_change(
                 table, user, TableEvent.Kind.RESUME, ["paused_at", "turn_started_at", "deadline"]
             )
             timers.on_commit_timer(table)
-            push.on_commit_table(table)
+            push.on_commit_table(table, since=since)
     return table
 
 

@@ -28,13 +28,13 @@ from django.db import DatabaseError
 from config.errors import ServiceError
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
-from games import clock_services, services
+from games import clock_services, rematch, services
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat, Table
 from games.push import public_group, seat_group, state_frame
 from games.refusals import NO_ACTIONS, SeatActions, seat_actions
-from games.selectors import table_get, table_seats, view_for
+from games.selectors import log_since, table_get, table_seats, view_for
 
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
 
@@ -81,16 +81,33 @@ def _actions(table_id: int, user: Any) -> SeatActions:
 def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any]:
     """The ``state`` frame that answered the change a repeated ``client_id`` made."""
     table, seats = result.table, result.seats
-    frame = state_frame(table, seats, username)
+    # The moves of the change's own rows, as its push told them: a client that missed an
+    # earlier frame sees a ``moves_since`` past what it holds and syncs.
+    frame = state_frame(table, seats, username, log=log_since(table, result.since))
     if result.version != table.version:
         frame["version"] = result.version
         frame["view"] = view_for(table, result.state, seats, username)
+        # The moves as far as the frame's version: the later ones come with their own pushes.
+        frame["moves"] = [m for m in frame["moves"] if m["version"] <= result.version]
     return frame
+
+
+# What a frame says of the game besides its moves: a push's moves are the rows its change
+# added, a fresh frame's the whole log, so two frames of one version differ in these alone.
+_MOVES = ("moves", "moves_since")
+
+
+def _same_state(frame: dict[str, Any], last: dict[str, Any] | None) -> bool:
+    if last is None:
+        return False
+    return {k: v for k, v in frame.items() if k not in _MOVES} == {
+        k: v for k, v in last.items() if k not in _MOVES
+    }
 
 
 class TableConsumer(RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
-    ``back`` and ``sync`` messages, each frame under the size and rate limits of
+    ``back``, ``rematch`` and ``sync`` messages, each frame under the size and rate limits of
     ``config.ws_limit``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -212,7 +229,8 @@ class TableConsumer(RateLimitedConsumer):
     async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
         # Older than what this client has: dropped. A push of exactly what it has (racing the
         # fresh frame sent on connect, say): dropped too, unless the client asked for it.
-        if frame["version"] < self.version or (frame == self.last_frame and not asked):
+        # Moves aside: a frame of the version this client has holds no move it lacks.
+        if frame["version"] < self.version or (_same_state(frame, self.last_frame) and not asked):
             return
         self.version = frame["version"]
         self.last_frame = frame
@@ -248,9 +266,12 @@ class TableConsumer(RateLimitedConsumer):
                 await self._act(content, client_id)
             elif kind == "back":
                 await self._back(client_id)
+            elif kind == "rematch":
+                await self._rematch(content.get("accept"), client_id)
             else:
                 await self.send_error(
-                    TableError(BAD_REQUEST, "type: must be action, back or sync"), client_id
+                    TableError(BAD_REQUEST, "type: must be action, back, rematch or sync"),
+                    client_id,
                 )
         except DatabaseError as exc:
             await self._unavailable(exc, client_id)
@@ -286,6 +307,20 @@ class TableConsumer(RateLimitedConsumer):
             return
         try:
             await _db(clock_services.table_back)(table_id=self.table_id, user=self.user)
+        except ServiceError as exc:
+            await self.send_error(exc, client_id)
+
+    async def _rematch(self, accept: object, client_id: str | None) -> None:
+        """The same service as ``POST /api/tables/{id}/rematch/``: the offer's change reaches
+        every page on the table by the push after its commit; a refusal goes to the sender."""
+        if self.user is None:
+            await self.send_error(
+                TableError(NOT_SEATED, "log in: only the table's players answer a rematch"),
+                client_id,
+            )
+            return
+        try:
+            await _db(rematch.table_rematch)(table_id=self.table_id, user=self.user, accept=accept)
         except ServiceError as exc:
             await self.send_error(exc, client_id)
 

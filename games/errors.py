@@ -2,8 +2,9 @@
 
 Engine errors keep their protocol codes (``games.engine.errors``, mapped here in one place by
 ``TableError.from_engine``); the services add their own for the table's life before and after the
-game: ``not_found``, ``table_full``, ``already_started``, ``not_enough_players``, and ``paused``
-for an action while an organizer has paused the table.
+game: ``not_found``, ``table_full``, ``already_started``, ``not_enough_players``, ``paused``
+for an action while an organizer has paused the table, and ``rematch_over`` for an answer to a
+rematch offer that a decline or the clock has ended.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ TABLE_FULL = "table_full"
 ALREADY_STARTED = "already_started"
 NOT_ENOUGH_PLAYERS = "not_enough_players"
 PAUSED = "paused"
+REMATCH_OVER = "rematch_over"
 
 
 class TableError(ServiceError):

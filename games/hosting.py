@@ -58,7 +58,7 @@ def table_open_for(
             Seat(table=table, user=user, position=i) for i, user in enumerate(players[1:], 1)
         )
         start_game(table)
-        push.on_commit_table(table)
+        push.on_commit_table(table, since=0)
     return table
 
 

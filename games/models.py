@@ -404,3 +404,30 @@ class FinalizerRun(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hook} for table {self.table_id}"
+
+
+class Rematch(models.Model):
+    """The offer of a rematch at a finished table (outside events): who accepted and who
+    declined, in the order they answered, until when the offer stands, and the table it made
+    once everyone accepted. Its status is read from these (``games.game_over``), so an offer
+    expires by the clock alone, with no task that must run for it."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="rematch"
+    )
+    accepted = models.JSONField(default=list, blank=True, help_text="Usernames, first first.")
+    declined = models.JSONField(default=list, blank=True, help_text="Usernames, first first.")
+    expires_at = models.DateTimeField(help_text="REMATCH_SECONDS after the first answer.")
+    # One to one: a second table made for the same offer would break the constraint, not pass.
+    next_table = models.OneToOneField(
+        Table,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="rematch_of",
+        help_text="The new table, once every player accepted.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"rematch of table {self.table_id}"

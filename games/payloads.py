@@ -6,6 +6,7 @@ are the engine's and stay free-form here.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated, Any, NotRequired, TypedDict
 
 from rest_framework import serializers
@@ -62,8 +63,55 @@ class SeatActions(TypedDict):
     start: Annotated[bool, Doc("You may start the game (the creator)")]
 
 
-class TableAnswerOutput(TableOutput):
-    """One table, answered to one caller: the table and what they may do with a seat now."""
+class RatingChangeOutput(TypedDict):
+    """One player's rating in the global pool (the one the player page shows first) before
+    and after the game, in whole points as the pages show them; ``change`` is their difference."""
+
+    before: int
+    after: int
+    change: int
+    provisional: Annotated[bool, Doc("Still provisional after this game")]
+
+
+class RematchStatus(StrEnum):
+    """Where a rematch offer stands: open for answers, or over one of three ways."""
+
+    OPEN = "open"
+    STARTED = "started"  # everyone accepted: ``table`` names the new table
+    DECLINED = "declined"
+    EXPIRED = "expired"
+
+
+#: The values of ``RematchStatus``, as the schema's ``RematchStatusEnum`` names them.
+REMATCH_STATUSES = [s.value for s in RematchStatus]
+
+
+class RematchOutput(TypedDict):
+    """A rematch offer at a finished table: who accepted and who declined (first first), when
+    it expires (REMATCH_SECONDS after the first answer) and the new table once everyone
+    accepted. ``status`` says the same in one word, and changes when the offer expires."""
+
+    accepted: list[str]
+    declined: list[str]
+    expires: IsoTime
+    table: Annotated[int | None, Doc("The new table, once every player accepted")]
+    status: Annotated[str, Doc(choices=REMATCH_STATUSES)]
+
+
+class GameOverOutput(TypedDict):
+    """What a finished table adds to the answer about it and to its state frames (null on a
+    table that is not finished)."""
+
+    ratings: Annotated[
+        dict[str, RatingChangeOutput] | None,
+        Doc("By username; null for an unrated table or until the ratings are written"),
+    ]
+    rematch: Annotated[RematchOutput | None, Doc("Null until a player answers a rematch")]
+
+
+class TableAnswerOutput(TableOutput, GameOverOutput):
+    """One table, answered to one caller: the table, what they may do with a seat now, and,
+    once the game is over, the rating changes and the rematch offer."""
 
     actions: Annotated[
         SeatActions,
@@ -129,3 +177,56 @@ class RuleSetOutput(TypedDict):
     summary: Annotated[list[str], Doc("The rules in plain English, one sentence each.")]
     url: Annotated[str, Doc("The rule set's web page.", field=serializers.URLField)]
     rules: Annotated[JsonObject, Doc(field=RulesOutput)]
+
+
+class MoveKind(StrEnum):
+    """What a move of the move log tells (``games.moves``)."""
+
+    DEAL = "deal"
+    DRAW = "draw"
+    TAKE = "take"
+    MELD = "meld"
+    LAYOFF = "layoff"
+    DISCARD = "discard"
+    RUMMY = "rummy"
+    TIMEOUT = "timeout"
+    ABSENT = "absent"
+    BACK = "back"
+    PAUSE = "pause"
+    RESUME = "resume"
+    WITHDRAW = "withdraw"
+    ADJUDICATE = "adjudicate"
+    HAND_OVER = "hand_over"
+    GAME_OVER = "game_over"
+
+
+class MoveOutput(TypedDict):
+    """One public happening at a table, in words, for one reader (docs/tables.md, "Moves"):
+    never a card that reader may not see."""
+
+    version: Annotated[int, Doc("The log row (table version) it came from")]
+    hand: Annotated[int | None, Doc("The hand it belongs to")]
+    kind: Annotated[str, Doc(choices=[k.value for k in MoveKind])]
+    player: Annotated[str | None, Doc("Who did it; for a timeout, who timed out")]
+    actor: Annotated[str | None, Doc("The organizer, for pause, resume, withdraw and adjudicate")]
+    cards: Annotated[list[str], Doc("The cards it shows you; a joker as `*9S`")]
+    count: Annotated[int | None, Doc("take and rummy: cards taken from the pile; draw: 1")]
+    meld: Annotated[int | None, Doc("meld and layoff: the meld's id")]
+    text: Annotated[str, Doc("The whole line in words, with card symbols")]
+
+
+class ReplayStepOutput(TypedDict):
+    """One log row of a finished game: what happened, and the full state after it."""
+
+    version: int
+    hand: int | None
+    moves: list[MoveOutput]
+    state: Annotated[JsonObject, Doc("The engine's full state after the row (PROTOCOL.md)")]
+
+
+class ReplayOutput(TypedDict):
+    """A finished game, step by step from the first deal, every card shown."""
+
+    table: int
+    players: list[str]
+    steps: list[ReplayStepOutput]

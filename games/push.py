@@ -3,6 +3,10 @@
 Every socket on a table listens to one group: a seated player's own group, where only their
 player view is sent, or the table's public group (spectators, anonymous visitors). One change
 therefore costs one message per seated player plus one for every spectator together.
+
+Each frame carries the reader's ``moves`` after version ``moves_since`` (docs/tables.md,
+"Moves"): a push, the rows its change added (read once for all its frames); a frame read on
+connect or ``sync``, the whole list.
 """
 
 from __future__ import annotations
@@ -13,10 +17,14 @@ from django.db import transaction
 
 from config.push import group_send_many
 from games.models import Table
+from games.payloads import GameOverOutput
 from games.selectors import (
+    LogSince,
     SeatInfo,
     deadline_text,
+    log_since,
     table_clock,
+    table_game_over,
     table_seats,
     table_state,
     view_for,
@@ -31,8 +39,18 @@ def seat_group(table_id: int, user_id: int) -> str:
     return f"table-{table_id}-user-{user_id}"
 
 
-def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> dict[str, Any]:
-    """The WebSocket ``state`` message for ``username`` (None: the public view)."""
+def state_frame(
+    table: Table,
+    seats: list[SeatInfo],
+    username: str | None,
+    over: GameOverOutput | None = None,
+    log: LogSince | None = None,
+) -> dict[str, Any]:
+    """The WebSocket ``state`` message for ``username`` (None: the public view). ``over``: the
+    table's ``ratings`` and ``rematch`` as read once for every frame of a push, else read now;
+    ``log``: the rows whose moves it carries (by default the whole log, read here)."""
+    over = table_game_over(table) if over is None else over
+    log = log_since(table) if log is None else log
     return {
         "type": "state",
         "version": table.version,
@@ -42,22 +60,28 @@ def state_frame(table: Table, seats: list[SeatInfo], username: str | None) -> di
         "status": table.status,
         "players": [s.username for s in seats],
         "seats": table.seats,
+        **over,
+        "moves": log.moves(username),
+        "moves_since": log.since,
     }
 
 
-def push_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
-    """Send every socket on ``table`` its current view (``seats``: as the caller read them)."""
+def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | None = None) -> None:
+    """Send every socket on ``table`` its current view (``seats``: as the caller read them)
+    and the moves of the rows after version ``since``, where the change began (None: it added
+    no row)."""
     seats = table_seats(table) if seats is None else seats
+    over = table_game_over(table)  # everyone's: read once
+    log = log_since(table, table.version if since is None else since)
     messages = [
         (
             seat_group(table.pk, s.user_id),
-            {"type": "table.state", "frame": state_frame(table, seats, s.username)},
+            {"type": "table.state", "frame": state_frame(table, seats, s.username, over, log)},
         )
         for s in seats
     ]
-    messages.append(
-        (public_group(table.pk), {"type": "table.state", "frame": state_frame(table, seats, None)})
-    )
+    public = state_frame(table, seats, None, over, log)
+    messages.append((public_group(table.pk), {"type": "table.state", "frame": public}))
     group_send_many(messages)
 
 
@@ -70,7 +94,7 @@ def push_table_id(table_id: int) -> None:
 def push_left(table: Table, user_id: int) -> None:
     """Tell the sockets of a player who gave up their seat: the public frame, in which they
     are no longer seated, sent to their old seat group (the consumer then moves them)."""
-    frame = state_frame(table, table_seats(table), None)
+    frame = state_frame(table, table_seats(table), None, log=log_since(table, table.version))
     group_send_many([(seat_group(table.pk, user_id), {"type": "table.state", "frame": frame})])
 
 
@@ -78,6 +102,9 @@ def on_commit_left(table: Table, user_id: int) -> None:
     transaction.on_commit(lambda: push_left(table, user_id))
 
 
-def on_commit_table(table: Table, seats: list[SeatInfo] | None = None) -> None:
-    """Push ``table`` once the current transaction commits (nothing if it rolls back)."""
-    transaction.on_commit(lambda: push_table(table, seats))
+def on_commit_table(
+    table: Table, seats: list[SeatInfo] | None = None, since: int | None = None
+) -> None:
+    """Push ``table`` once the current transaction commits (nothing if it rolls back);
+    ``since``: the version the change began at (None: it logged nothing)."""
+    transaction.on_commit(lambda: push_table(table, seats, since))

@@ -83,7 +83,7 @@ def advance(
     """Record a transition and everything that follows from it: the next hand dealt, the turns
     of absent players played at once, the game finished. Then, after commit, one push (all of
     it included) and, when a new turn started, its timer."""
-    deadline = table.deadline
+    deadline, since = table.deadline, table.version
     _settle(
         table,
         transition,
@@ -95,7 +95,7 @@ def advance(
         data=data,
     )
     _play_absent_turns(table)
-    push.on_commit_table(table, seats)
+    push.on_commit_table(table, seats, since)
     if table.deadline != deadline:
         timers.on_commit_timer(table)
 
@@ -282,6 +282,7 @@ def record_adjudication(table: Table, actor: User, places: dict[str, int], reaso
     table.status = Table.Status.FINISHED
     table.finished_at = timezone.now()
     table.deadline = None
+    since = table.version
     data = {"placements": places, "reason": reason}
     _record(table, actor, state, kind=TableEvent.Kind.ADJUDICATE, data=data)
     scores = {p.name: p.score for p in state.players}
@@ -290,7 +291,7 @@ def record_adjudication(table: Table, actor: User, places: dict[str, int], reaso
         {"player": n, "place": places[n], "score": scores[n]} for n in order
     ]
     _write_result(table, state, _users(table), decided=decided, ended=GameResult.Ended.ADJUDICATED)
-    push.on_commit_table(table)
+    push.on_commit_table(table, since=since)
 
 
 def _event_dicts(events: tuple[Event, ...]) -> list[dict[str, Any]]:

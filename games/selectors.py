@@ -17,6 +17,7 @@ from django.db.models import QuerySet
 
 from games.clock import clock_payload
 from games.engine.engine import apply
+from games.engine.errors import WRONG_PHASE
 from games.engine.legal import legal_actions
 from games.engine.load import state_from_dict
 from games.engine.rules import Rules
@@ -24,11 +25,17 @@ from games.engine.state import GameState, Phase, deal_next_hand, new_game
 from games.engine.timeout import apply_timeout, mark_absent, mark_back
 from games.engine.views import full_state, player_view, public_view
 from games.errors import TableError
+from games.game_over import game_over
 from games.models import Seat, Table, TableEvent
+from games.moves import hand_before, table_moves
 from games.payloads import (
     ClockOutput,
+    GameOverOutput,
     JsonObject,
     LogEntryOutput,
+    MoveOutput,
+    ReplayOutput,
+    ReplayStepOutput,
     TableAnswerOutput,
     TableOutput,
 )
@@ -140,6 +147,12 @@ def table_clock(table: Table) -> ClockOutput:
     return clock_payload(table, utc_text)
 
 
+def table_game_over(table: Table) -> GameOverOutput:
+    """The ``ratings`` and ``rematch`` of the answer about one table and of its state frames
+    (``games.game_over``); both null until the table is finished."""
+    return game_over(table, utc_text)
+
+
 def table_payload(
     table: Table,
     username: str | None,
@@ -176,11 +189,12 @@ def table_payload(
 
 def table_answer(table: Table, user: Any) -> TableAnswerOutput:
     """The answer about one table to one caller (``user``: anonymous, or None): the table as
-    they see it, and what they may do with a seat now (``games.refusals.seat_actions``)."""
+    they see it, what they may do with a seat now (``games.refusals.seat_actions``) and, once
+    it is finished, the rating changes and the rematch offer (``table_game_over``)."""
     seats = table_seats(table)
     viewer = user.username if user is not None and user.is_authenticated else None
     payload = table_payload(table, viewer, seats=seats)
-    return {**payload, "actions": seat_actions(table, user, seats)}
+    return {**payload, **table_game_over(table), "actions": seat_actions(table, user, seats)}
 
 
 def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:
@@ -284,3 +298,81 @@ def table_log(table: Table) -> list[LogEntryOutput]:
     seeds = {d["hand"]: d["seed"] for d in deals_public(table, table_state(table)) if d["seed"]}
     events = TableEvent.objects.filter(table=table).select_related("actor").order_by("version")
     return [_log_entry(e, reveal, seeds) for e in events]
+
+
+# --- moves and replays (docs/tables.md, "Moves" and "Replays") -----------------------------------
+
+
+def _reveals(table: Table) -> bool:
+    """Whether the game is over, so the log may show every card (the stock draws)."""
+    return table.status in (Table.Status.FINISHED, Table.Status.ABORTED)
+
+
+@dataclass(frozen=True, slots=True)
+class LogSince:
+    """The log rows after version ``since`` (up to the table's version), read once, from which
+    each reader's moves are told: one read serves every frame of a push."""
+
+    since: int
+    rows: list[TableEvent]
+    hand: int | None  # the hand in play before the first row
+    reveal: bool
+
+    def moves(self, reader: str | None) -> list[MoveOutput]:
+        return table_moves(self.rows, reader, reveal=self.reveal, hand=self.hand)
+
+
+def log_since(table: Table, since: int = 0) -> LogSince:
+    """The rows a change added after version ``since`` (0: the whole log). Nothing is read
+    when there are none (a push of a connection flag, a waiting table)."""
+    rows: list[TableEvent] = []
+    if since < table.version:
+        rows = list(
+            TableEvent.objects.filter(table=table, version__gt=since, version__lte=table.version)
+            .select_related("actor")
+            .order_by("version")
+        )
+    state = table_state(table) if since else None
+    hand = hand_before(rows, state.hand_number if state is not None else None)
+    return LogSince(since, rows, hand, _reveals(table))
+
+
+def reader_of(table: Table, user: Any) -> str | None:
+    """The name ``user`` reads the moves as: their own when seated, else None (the public)."""
+    if user is None or not user.is_authenticated:
+        return None
+    seated = Seat.objects.filter(table=table, user=user).exists()
+    return str(user.username) if seated else None
+
+
+def has_replay(table: Table) -> bool:
+    """A finished game has a replay: until then it would show every hidden card."""
+    return table.status == Table.Status.FINISHED
+
+
+def table_replay(table: Table) -> ReplayOutput:
+    """A finished game step by step: one step per log row from the first deal, with its moves
+    (every card shown) and the engine's full state after it, replayed from the log.
+
+    :raises TableError: ``wrong_phase`` (409): the game is not over, so it has no replay yet.
+    """
+    if not has_replay(table):
+        raise TableError(WRONG_PHASE, "a game has a replay once it is over", status=409)
+    rules = Rules.from_dict(table.rules)
+    rows = list(TableEvent.objects.filter(table=table).select_related("actor").order_by("version"))
+    steps: list[ReplayStepOutput] = []
+    state: GameState | None = None
+    hand: int | None = None
+    for row in rows:
+        state = _replay_step(state, row, rules)
+        moves = table_moves([row], None, reveal=True, hand=hand)
+        hand = state.hand_number
+        steps.append(
+            {"version": row.version, "hand": hand, "moves": moves, "state": full_state(state)}
+        )
+    players = list(
+        Seat.objects.filter(table=table)
+        .order_by("position")
+        .values_list("user__username", flat=True)
+    )
+    return {"table": table.pk, "players": players, "steps": steps}

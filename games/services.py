@@ -58,6 +58,7 @@ class ActionResult:
     state: GameState
     seats: list[SeatInfo]
     repeated: bool = False
+    since: int = 0  # the version the change began at: its moves are the rows after it
 
 
 def _change_end(table: Table, version: int) -> int:
@@ -82,7 +83,7 @@ def _repeat(table: Table, done: TableEvent, seats: list[SeatInfo] | None = None)
     if state is None:
         raise TableError(WRONG_PHASE, "the game has not started yet")
     seats = table_seats(table) if seats is None else seats
-    return ActionResult(table, version, state, seats, repeated=True)
+    return ActionResult(table, version, state, seats, repeated=True, since=done.version - 1)
 
 
 def _ruleset(ruleset: RuleSet | str) -> RuleSet:
@@ -194,7 +195,7 @@ def table_join(*, table_id: int, user: User) -> Table:
         Seat.objects.create(table=table, user=user, position=position)
         if len(seats) + 1 == table.seats:
             start_game(table)
-        push.on_commit_table(table)
+        push.on_commit_table(table, since=0)  # a table that started: its whole log is new
     return table
 
 
@@ -229,7 +230,7 @@ def table_start(*, table_id: int, user: User) -> Table:
         table = lock_table(table_id)
         refuse(start_refusal(table, user, list(Seat.objects.filter(table=table))))
         start_game(table)
-        push.on_commit_table(table)
+        push.on_commit_table(table, since=0)
     return table
 
 
@@ -306,10 +307,11 @@ def _apply_locked(
         if done is None:
             raise
         return _repeat(table, done, seats)
+    since = table.version
     advance(table, transition, actor=user, action=act.to_dict(), client_id=client_id, seats=seats)
     state = table_state(table)
     assert state is not None  # _record has just set it
-    return ActionResult(table, table.version, state, seats)
+    return ActionResult(table, table.version, state, seats, since=since)
 
 
 def _checked(

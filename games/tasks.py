@@ -1,4 +1,5 @@
-"""Celery tasks of the tables: the turn timer, the sweep, and the finalization of a game.
+"""Celery tasks of the tables: the turn timer, the sweep, the finalization of a game and the
+push of an expired rematch offer.
 
 Each task parses its arguments and calls one service. Every one is idempotent, so a message
 delivered twice, or a timer and the sweep arriving together, has its effect once. Database errors
@@ -17,6 +18,7 @@ from django.utils import timezone
 
 from games import finalization, timers
 from games.clock_services import overdue_table_ids, table_enforce_deadline
+from games.rematch import rematch_expiry_push
 
 TRANSIENT = (OperationalError, InterfaceError)
 _RETRY = {
@@ -71,3 +73,10 @@ def finalize_game(table_id: int) -> int:
 @shared_task(name=timers.RUN_FINALIZER, **_RETRY)
 def run_finalizer(table_id: int, hook: str) -> bool:
     return finalization.run_hook(table_id, hook)
+
+
+@shared_task(name=timers.REMATCH_EXPIRED, **_RETRY)
+def rematch_expired(table_id: int, expires: str) -> bool:
+    """Show open pages that a rematch offer has expired. ``expires`` is the offer's end when the
+    task was set, kept for the logs: the service reads the offer again."""
+    return rematch_expiry_push(table_id)

@@ -1,4 +1,5 @@
-"""Hand-offs to Celery after commit: a turn's timer and a finished game's finalization.
+"""Hand-offs to Celery after commit: a turn's timer, a finished game's finalization and the
+end of a rematch offer.
 
 Tasks are sent by name (``config.celery.app.send_task``), so the services need not import the
 task module, which imports them. A send that fails (the broker down) is logged and dropped, never
@@ -18,6 +19,7 @@ from games.models import Table
 ENFORCE_TURN = "games.tasks.enforce_turn"
 FINALIZE_GAME = "games.tasks.finalize_game"
 RUN_FINALIZER = "games.tasks.run_finalizer"
+REMATCH_EXPIRED = "games.tasks.rematch_expired"
 
 # A broker that does not answer holds a request up this little; the sweep covers a lost send.
 _PUBLISH_RETRY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
@@ -50,3 +52,14 @@ def on_commit_finalize(table: Table) -> None:
     """After commit, run the finished game's finalization hooks (``games.finalization``)."""
     table_id = table.pk
     transaction.on_commit(lambda: send(FINALIZE_GAME, (table_id,)), robust=True)
+
+
+def on_commit_rematch_expiry(table_id: int, expires: datetime) -> None:
+    """After commit, a push of the table when its rematch offer expires. The expiry itself
+    needs no task (``games.game_over.rematch_status`` reads the clock); this only tells the
+    pages open on the table, so a lost send costs a stale page, never a wrong decision."""
+    transaction.on_commit(lambda: send_rematch_expiry(table_id, expires), robust=True)
+
+
+def send_rematch_expiry(table_id: int, expires: datetime) -> None:
+    send(REMATCH_EXPIRED, (table_id, expires.isoformat()), eta=expires)

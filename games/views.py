@@ -1,4 +1,4 @@
-"""Pages: the lobby (open tables and the create-table form) and the table page.
+"""Pages: the lobby (open tables and the create-table form), the table page and its replay.
 
 The table page is rendered once by the server and then kept live by ``static/js/table.js`` over
 the WebSocket protocol. Join, leave and start are plain POST forms calling the same services as
@@ -23,7 +23,7 @@ from games.errors import TableError
 from games.forms import TableForm
 from games.models import Table
 from games.refusals import seat_actions
-from games.selectors import table_answer, table_get, tables_with_status
+from games.selectors import has_replay, table_answer, table_get, tables_with_status
 
 # The house rules of RULES.md, as the lobby names those a table plays with.
 HOUSE_RULES = {
@@ -100,6 +100,16 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "can_manage": can_manage(request.user, table),  # type: ignore[arg-type]
     }
     return render(request, "games/table.html", context)
+
+
+def table_replay_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A finished game step by step (``static/js/replay.js`` reads the replay API); before the
+    game is over, a page saying there is no replay yet."""
+    try:
+        table = table_get(table_id)
+    except TableError as exc:
+        raise Http404(exc.message) from None
+    return render(request, "games/replay.html", {"table": table, "ready": has_replay(table)})
 
 
 def _table_post(request: HttpRequest, table_id: int, action: str) -> HttpResponse:

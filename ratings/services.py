@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from django.db import connection, transaction
 
+from games import push
 from games.models import GameResult, Table
 from ratings.compute import Change, Game, Key, Player, Standing, bucket_deltas, rate_game
 from ratings.models import Pool, RatedGame, Rating, RatingBucket, RatingChange
@@ -73,12 +74,13 @@ def is_rateable(table: Table) -> bool:
 def rating_finalize(result: GameResult) -> None:
     """The ``ratings`` finalization hook: rate ``result``'s game, after any game that finished
     before it and is still waiting for its own hook (a retried or re-sent task), so ratings move
-    in the order games finished. Idempotent: a game already in the ledger is left alone."""
+    in the order games finished. Idempotent: a game already in the ledger is left alone. Each
+    table rated now is pushed again after commit, so the pages open on it show the changes."""
     with transaction.atomic():
         ledger = lock_ledger()
-        for earlier in _pending_before(result):
-            _rate(earlier, ledger)
-        _rate(result, ledger)
+        for game in [*_pending_before(result), result]:
+            if _rate(game, ledger) is not None:
+                push.on_commit_table(game.table)
 
 
 def _pending_before(result: GameResult) -> Iterable[GameResult]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from accounts.models import ClubMembership, User
 from games.clock_services import table_managers
+from games.game_over import register_event_check
 from games.models import Table
 from ratings.elo import START
 from ratings.selectors import PoolChoice, pool_choice, rating_in
@@ -38,9 +39,16 @@ def manages_table(user: User, table: Table) -> bool:
     return is_event_admin(user, linked.round.tournament)
 
 
+def is_event_table(table: Table) -> bool:
+    """A table one of an event's rounds opened: no rematch there, the event goes on."""
+    return getattr(table, "tournament_table", None) is not None
+
+
 def register_table_managers() -> None:
+    """The event's organizers manage its tables, and games learns which tables are events'."""
     if manages_table not in table_managers:
         table_managers.append(manages_table)
+    register_event_check(is_event_table)
 
 
 def event_pool(tournament: Tournament) -> PoolChoice:

@@ -195,6 +195,9 @@ CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
 CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
 CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
 FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+# A rematch offer stands this long from its first answer: time to read the result and decide,
+# short enough that nobody waits long on a player who has left the page.
+REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
 EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-turns": {
@@ -263,6 +266,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Two sets of values are called ``status``: a table's keeps the name it always had.
+    "ENUM_NAME_OVERRIDES": {
+        "StatusEnum": "games.models.Table.Status",
+        "RematchStatusEnum": "games.payloads.REMATCH_STATUSES",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.openapi.document_unsupported_media_type",

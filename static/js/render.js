@@ -52,7 +52,8 @@ export function cardButton(code, { key, pressed, label, extra, onclick, tabindex
 }
 
 /** A card nobody may click (the discard pile as a spectator sees it). */
-export function cardTile(code, extra = "") {
+export function cardTile(code, extra) {
+  if (typeof extra !== "string") extra = ""; // called by Array.map too, with an index
   return el("span", { class: cardClass(code, extra), role: "img", "aria-label": face(code).name, dataset: { card: code } }, faceNodes(code));
 }
 
@@ -78,7 +79,7 @@ function meldCards(cards, seatOf) {
 }
 
 /** One meld: a toggle button choosing it for a lay-off (players), plain for spectators. */
-export function meld(m, { choosable, chosen, fresh, seatOf, onclick }) {
+export function meld(m, { choosable, chosen, fresh, seatOf = () => 0, onclick }) {
   const head = el("span", { class: "meld-head" }, `#${m.id} ${m.kind}`);
   const cards = el("span", { class: "meld-cards" }, meldCards(m.cards, seatOf));
   const cls = fresh ? "meld fresh" : "meld";

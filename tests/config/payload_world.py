@@ -1,7 +1,8 @@
 """The data tests/config/test_payload_schema.py calls every API operation against: enough that
 each answer is whole (lists not empty, the optional and nullable parts present).
 
-- a rated game ann and bob played, so both have a rating, a history and pools;
+- a rated game ann and bob played, so both have a rating, a history and pools (and its table,
+  finished, has rating changes to show and a rematch to offer);
 - a table in play (ann and bob) and one still gathering players (eve's, three seats);
 - a table whose log holds every kind of row: the start, actions, a hand's end and the next
   deal, an overdue turn the sweep played, a pause and a resume, a player withdrawn and then
@@ -31,6 +32,7 @@ from tournaments.models import Tournament
 @dataclass
 class World:
     director: User
+    rated: Table
     playing: Table
     waiting: Table
     logged: Table
@@ -50,9 +52,10 @@ def build_world() -> World:
         user_named(name)
     ClubMembership.objects.create(club=club, user=World.user("ann"))
     ann, bob = World.user("ann"), World.user("bob")
-    play_rated([ann, bob])
+    rated = play_rated([ann, bob])
     return World(
         director=director,
+        rated=rated,
         playing=started_table([ann, bob]),
         waiting=services.table_create(creator=World.user("eve"), ruleset="standard", seats=3),
         logged=logged_table(director),

@@ -164,9 +164,24 @@ def _back(w: World) -> Any:
     return api("ann").post(f"/api/tables/{w.playing.pk}/back/")
 
 
+@case("tables_rematch")
+def _rematch(w: World) -> Any:
+    return api("ann").post(f"/api/tables/{w.rated.pk}/rematch/", {"accept": True}, format="json")
+
+
 @case("tables_log")
 def _log(w: World) -> Any:
     return api().get(f"/api/tables/{w.logged.pk}/log/")
+
+
+@case("tables_moves")
+def _moves(w: World) -> Any:
+    return api("hal").get(f"/api/tables/{w.logged.pk}/moves/")
+
+
+@case("tables_replay")
+def _replay(w: World) -> Any:
+    return api().get(f"/api/tables/{w.logged.pk}/replay/")
 
 
 # --- A running event's reads and its organizers' calls ----------------------------------------

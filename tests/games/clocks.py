@@ -75,7 +75,7 @@ def record_sends(monkeypatch: pytest.MonkeyPatch) -> Sends:
     tests read the frames with ``state_frame``; the channel layer is not what they test)."""
     sends = Sends()
     monkeypatch.setattr("games.timers.send", sends)
-    monkeypatch.setattr("games.push.push_table", lambda table, seats=None: None)
+    monkeypatch.setattr("games.push.push_table", lambda table, seats=None, since=None: None)
     return sends
 
 

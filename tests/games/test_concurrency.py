@@ -2,21 +2,24 @@
 
 These run in real threads with their own database connections, so they need committed data
 (``transactional_db``). On PostgreSQL the lock is the table row's ``SELECT ... FOR UPDATE``; on
-SQLite, the database-wide write lock that an IMMEDIATE transaction takes.
+SQLite, the database-wide write lock that an IMMEDIATE transaction takes. The last two accepts
+of a rematch race on the finished table's row lock the same way.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.db import connection
 
-from games import services
+from games import rematch, services
 from games.errors import TableError
-from games.models import Table, TableEvent
+from games.models import Rematch, Table, TableEvent
+from tests.games.finished import finished_table
 from tests.games.tables import players, started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -102,3 +105,33 @@ def test_joins_racing_for_the_last_seat_seat_exactly_one() -> None:
     assert len(errors) == 1 and errors[0].code in ("already_started", "table_full")
     table.refresh_from_db()
     assert table.status == "playing" and table.seat_set.count() == 2
+
+
+def test_the_last_two_accepts_of_a_rematch_racing_make_exactly_one_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answer = rematch._answer
+
+    def slow_answer(*args: Any) -> bool:
+        # Both read the offer before either writes, unless the row lock keeps them apart.
+        time.sleep(0.2)
+        return answer(*args)
+
+    monkeypatch.setattr(rematch, "_answer", slow_answer)
+    for round_ in range(3):
+        users = players(*(f"r{round_}{n}" for n in "abc"))
+        done = finished_table(users)
+        rematch.table_rematch(table_id=done.pk, user=users[0], accept=True)
+        before = Table.objects.count()
+        results = race(
+            [
+                lambda u=u, t=done.pk: rematch.table_rematch(table_id=t, user=u, accept=True)
+                for u in users[1:]
+            ]
+        )
+        assert all(isinstance(r, Table) for r in results), results
+        assert Table.objects.count() == before + 1
+        offer = Rematch.objects.get(table=done)
+        assert sorted(offer.accepted) == sorted(u.username for u in users)
+        new = Table.objects.get(pk=offer.next_table_id)
+        assert new.status == Table.Status.PLAYING and new.seat_set.count() == 3

@@ -586,6 +586,73 @@ async def test_a_player_who_leaves_before_the_start_goes_back_to_watching(
     assert await connections(waiting.pk) == {"ann": 0, "bob": 0}
 
 
+# --- the move log in the frames (docs/tables.md, "Moves") --------------------------------------
+
+SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+def words(card: str) -> str:
+    return card[:-1] + SYMBOL[card[-1]]
+
+
+async def test_an_opponents_move_reaches_the_other_player_and_a_spectator_in_words(
+    table: Table, ann: Person, bob: Person
+) -> None:
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(opened(url(table), headers(ann)))
+        first = await a.next()
+        assert first["moves_since"] == 0
+        assert [m["text"] for m in first["moves"]] == ["hand 1 dealt to you and bob"]
+        b = await stack.enter_async_context(opened(url(table, bob.token)))
+        assert (await b.next())["moves"][0]["text"] == "hand 1 dealt to ann and you"
+        # Bob's socket counted: a push that adds no move, and says so.
+        counted = await a.next()
+        assert (counted["moves"], counted["moves_since"]) == ([], first["version"])
+        spectator = await stack.enter_async_context(opened(url(table)))
+        assert (await spectator.next())["moves"][0]["text"] == "hand 1 dealt to ann and bob"
+
+        await a.send(action_message(counted, draw_stock()))
+        drew = [await s.next() for s in (a, b, spectator)]
+        card = drew[0]["view"]["drawn"]
+        assert all(f["moves_since"] == first["version"] for f in drew)
+        mine, bobs, public = (f["moves"] for f in drew)
+        assert [(m["kind"], m["cards"], m["text"]) for m in mine] == [
+            ("draw", [card], f"you drew {words(card)}")
+        ]
+        for seen in (bobs, public):  # the card drawn from the stock is Ann's alone
+            assert [(m["kind"], m["cards"], m["text"]) for m in seen] == [
+                ("draw", [], "ann drew from the stock")
+            ]
+            assert card not in json.dumps(seen)
+
+        discard = next(x for x in drew[0]["view"]["legal"] if x["type"] == "discard")
+        await a.send(action_message(drew[0], discard))
+        threw = [await s.next() for s in (a, b, spectator)]
+        assert {f["moves_since"] for f in threw} == {drew[0]["version"]}
+        told = words(discard["card"])
+        assert [m["text"] for m in threw[0]["moves"]] == [f"you discarded {told}"]
+        assert [m["text"] for m in threw[1]["moves"]] == [f"ann discarded {told}"]
+        assert [m["text"] for m in threw[2]["moves"]] == [f"ann discarded {told}"]
+        assert threw[2]["moves"][0]["version"] == threw[2]["version"]
+        assert all([await s.quiet() for s in (a, b, spectator)])
+
+        # A reconnect, and a sync, get the whole list again.
+        async with opened(url(table, bob.token)) as again:
+            whole = await again.next()
+        assert whole["moves_since"] == 0
+        assert [m["text"] for m in whole["moves"]] == [
+            "hand 1 dealt to ann and you",
+            "ann drew from the stock",
+            f"ann discarded {told}",
+        ]
+        synced = await a.ask({"type": "sync"})
+        assert synced["moves_since"] == 0
+        assert [m["text"] for m in synced["moves"]][1:] == [
+            f"you drew {words(card)}",
+            f"you discarded {told}",
+        ]
+
+
 # --- coming back after a timeout -----------------------------------------------------------
 
 
@@ -703,7 +770,9 @@ def check_frame(frame: dict[str, Any], who: str | None, snap: Snapshot) -> None:
         playing = deal["hand"] == full["hand_number"] and not over
         assert deal["seed"] == (None if playing else secret["seed"])
     own = set(next(p["hand"] for p in full["players"] if p["name"] == who)) if who else set()
-    leaked = cards_in(frame) - public_cards(full) - own
+    # The moves tell the past: each is checked at its own version (check_moves).
+    state = {k: v for k, v in frame.items() if k != "moves"}
+    leaked = cards_in(state) - public_cards(full) - own
     assert not leaked, f"{who or 'the spectator'} saw {sorted(leaked)} at v{snap.version}"
     if who is None:
         assert "you" not in view and "legal" not in view and "drawn" not in view
@@ -714,6 +783,24 @@ def check_frame(frame: dict[str, Any], who: str | None, snap: Snapshot) -> None:
     assert bool(mine) == (full["turn"] == who)  # no rummy calls here: only the mover has any
     if full["turn"] != who:
         assert "drawn" not in view
+
+
+def check_moves(frame: dict[str, Any], who: str | None, snaps: dict[int, Snapshot]) -> None:
+    """Each move of ``frame`` shows ``who`` only what was public at its version, or their own:
+    a stock draw's card to its drawer alone."""
+    for move in frame["moves"]:
+        snap = snaps.get(move["version"])
+        if snap is None:
+            # Only the row that ended a hand has no snapshot of its own (the next hand was
+            # dealt in the same change), and then nothing of that hand is secret.
+            assert move["kind"] in ("discard", "hand_over", "layoff", "meld"), move
+            continue
+        full = snap.full
+        own = {c for p in full["players"] if p["name"] == who for c in p["hand"]}
+        leaked = cards_in(move) - public_cards(full) - own
+        assert not leaked, f"{who or 'the spectator'} saw {sorted(leaked)} in {move}"
+        if move["kind"] == "draw":
+            assert bool(move["cards"]) == (move["player"] == who), move
 
 
 async def test_a_whole_hand_over_sockets_shows_nobody_a_hidden_card(
@@ -751,6 +838,7 @@ async def test_a_whole_hand_over_sockets_shows_nobody_a_hidden_card(
         assert len(socket.frames) > 10
         for frame in socket.frames:
             check_frame(frame, who, snaps[frame["version"]])
+            check_moves(frame, who, snaps)
 
     end = snaps[max(snaps)]
     assert end.full["hand_number"] == 2 and len(end.full["hands"]) == 1

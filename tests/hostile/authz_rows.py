@@ -154,3 +154,6 @@ def event_form(world: World, role: str) -> dict[str, Any]:
 
 def fixed(**body: Any) -> Body:
     return lambda world, role: body
+
+
+rematch = fixed(accept=True)

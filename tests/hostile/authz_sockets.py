@@ -81,7 +81,8 @@ async def _talk(path: str, message: str, move: dict[str, Any]) -> tuple[str, Any
     try:
         if message == "connect":
             return "accept", frame
-        sent = {"type": message, **(move if message == "action" else {})}
+        bodies = {"action": move, "rematch": {"accept": True}}
+        sent = {"type": message, **bodies.get(message, {})}
         await socket.send_json_to(sent)
         if message == "sync":
             frame = await socket.receive_json_from(TIMEOUT)

@@ -21,6 +21,7 @@ from games import services as table_services
 from games.engine.legal import legal_actions
 from games.models import Table
 from tests.accounts.factories import UserFactory
+from tests.games.finished import finished_table
 from tests.games.tables import started_table, state_of
 from tests.tournaments.factories import make_event, round_of, started_event
 from tournaments import entries, organizer
@@ -137,14 +138,15 @@ def _event_ids(world: World) -> None:
 
 
 def _tables(world: World) -> None:
-    """ann's live event table (ann to move), a paused one, a casual game, a table and a club
-    table waiting for players."""
+    """ann's live event table (ann to move), a paused one, a casual game, a casual game over (a
+    rematch to answer), a table and a club table waiting for players."""
     ann, bob = world.users["ann"], world.users["bob"]
     running = round_of(world.events["running"]).tables.get(pk=world.ids["ann_round_table"])
     world.tables["event"] = _ann_to_move(running.table, world)
     paused = round_of(world.events["paused"]).tables.exclude(table=None).first()
     world.tables["paused"] = paused.table
     world.tables["casual"] = started_table([ann, bob])
+    world.tables["finished"] = finished_table([ann, bob])
     waiting = table_services.table_create(creator=ann, ruleset="standard", seats=3)
     table_services.table_join(table_id=waiting.pk, user=bob)
     world.tables["waiting"] = waiting

@@ -128,13 +128,14 @@ def organize(world: World, game: Game, state: GameState) -> None:
 
 
 def read_all(world: World, game: Game) -> None:
-    """The table through REST as each of its players, the watcher, the visitor and a player
-    of another table; its log; now and then its page."""
+    """The table and its moves through REST as each of its players, the watcher, the visitor
+    and a player of another table; its log; now and then its page."""
     rec, table_id = world.recorder, game.table_id
     stranger = next(p for n, p in world.players.items() if n not in game.seated)
     readers = [*(world.players[n] for n in game.seated), world.watcher, world.anon, stranger]
     for person in readers:
         rec.api(person, f"/api/tables/{table_id}/")
+        rec.api(person, f"/api/tables/{table_id}/moves/")
     rec.api(readers[game.actions % len(readers)], "/api/tables/?status=playing")
     for person in (readers[0], world.anon):
         rec.api(person, f"/api/tables/{table_id}/log/")
@@ -167,4 +168,5 @@ def final_reads(world: World) -> None:
         for table_id in table_ids:
             world.recorder.api(person, f"/api/tables/{table_id}/")
             world.recorder.api(person, f"/api/tables/{table_id}/log/")
+            world.recorder.api(person, f"/api/tables/{table_id}/moves/")
         read_event(world, person)

@@ -21,6 +21,11 @@ meld's joker (``{"card": "*", "as": "9S"}``), names no card anybody holds. A jok
 (``*``) is every joker and cannot be told apart by its string; the structural check of views
 (``view_problems``) covers where a hidden joker would appear: a hand or a stock shown as a list.
 
+Moves (docs/tables.md, "Moves": a state frame's ``moves``, the moves API) tell the past: each is
+checked at its own ``version``, as a log row is, its ``text`` read for cards in symbols too
+(``7♣``); a joker's declaration there (``joker as 9♠``) names no card. Once the game is over
+they may show every card, as the log may.
+
 Cards are told apart by their strings, which needs one deck per table (a table of two decks
 holds every card twice); ``positions`` refuses anything else.
 """
@@ -38,6 +43,10 @@ from games.engine.state import GameState, Phase
 
 # A card of the protocol, standing alone: not inside a word or a number, not a joker's "*9S".
 CARD = re.compile(r"(?<![0-9A-Za-z*])(?:10|[2-9AJQK])[SHDC](?![0-9A-Za-z])")
+# A card as a move's text writes it ("Q♠"), and a joker's declaration there ("joker as 9♠").
+SYMBOL_CARD = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([\u2660\u2665\u2666\u2663])")
+DECLARED = re.compile(r"joker as (?:10|[2-9AJQK])[\u2660\u2665\u2666\u2663]")
+SUIT_OF = {"\u2660": "S", "\u2665": "H", "\u2666": "D", "\u2663": "C"}
 JSON_SCRIPT = re.compile(r'<script id="[^"]*" type="application/json">(.*?)</script>', re.S)
 
 
@@ -162,6 +171,7 @@ class Received:
     named: frozenset[str] = frozenset()
     text: bool = False
     log_of: int | None = None
+    moves_of: int | None = None  # a table's moves API answer: each move at its own version
     tokens: set[str] = field(default_factory=set)  # every card string found, for coverage
 
 
@@ -183,6 +193,13 @@ def card_strings(value: Any) -> set[str]:
     return found
 
 
+def move_card_strings(move: dict[str, Any]) -> set[str]:
+    """Every card a move shows: its fields in the protocol's notation, its text in symbols."""
+    text = DECLARED.sub("", str(move.get("text", "")))
+    found = {rank + SUIT_OF[suit] for rank, suit in SYMBOL_CARD.findall(text)}
+    return found | card_strings({k: v for k, v in move.items() if k != "text"})
+
+
 def text_card_strings(text: str) -> set[str]:
     """Card strings of a page or a CSV file: its embedded JSON (``json_script``) read as JSON,
     the rest as text."""
@@ -199,12 +216,23 @@ def leaks(item: Received, truths: Mapping[int, TableTruth]) -> list[str]:
     if item.log_of is not None:
         item.tokens = card_strings(item.body)
         found = _log_leaks(item, truths[item.log_of])
+    elif item.moves_of is not None:
+        item.tokens = set().union(*map(move_card_strings, item.body)) if item.body else set()
+        found = _move_leaks(item.body, item, truths[item.moves_of])
     else:
-        item.tokens = text_card_strings(item.body) if item.text else card_strings(item.body)
+        body, moves = item.body, None
+        if isinstance(body, dict) and isinstance(body.get("moves"), list):
+            # A state frame: its moves each at their own version, the rest at the frame's.
+            body, moves = {k: v for k, v in body.items() if k != "moves"}, body["moves"]
+        item.tokens = text_card_strings(body) if item.text else card_strings(body)
         secret: set[str] = set()
         for table_id, version in item.at.items():
             secret |= truths[table_id].secret_cards(version, item.viewer)
         found = sorted((item.tokens - item.named) & secret)
+        if moves:
+            (table_id,) = item.at
+            item.tokens |= set().union(*map(move_card_strings, moves))
+            found += _move_leaks(moves, item, truths[table_id])
     seeds = [s for t, v in item.at.items() for s in truths[t].secret_seeds(v) if s in raw]
     lines = [f"card {card}" for card in found] + [f"seed {seed}" for seed in seeds]
     return [f"{item.what} to {item.viewer or 'anonymous'}: {line}" for line in lines]
@@ -218,6 +246,18 @@ def _log_leaks(item: Received, truth: TableTruth) -> list[str]:
     for row in item.body:
         secret = truth.secret_cards(row["version"], None)
         found |= {f"{c} (row {row['version']})" for c in card_strings(row) & secret}
+    return sorted(found)
+
+
+def _move_leaks(moves: list[dict[str, Any]], item: Received, truth: TableTruth) -> list[str]:
+    """Moves show each one's cards as of its row, to their reader (a stock draw's card to its
+    drawer alone); all of them once the game is over."""
+    if truth.finished_at(item.at[truth.table_id]):
+        return []
+    found: set[str] = set()
+    for move in moves:
+        secret = truth.secret_cards(move["version"], item.viewer)
+        found |= {f"{c} (move v{move['version']})" for c in move_card_strings(move) & secret}
     return sorted(found)
 
 

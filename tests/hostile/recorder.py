@@ -180,13 +180,17 @@ class Recorder:
                 self.items.append(Received(person.name, what, table, at, named))
             return body
         at = self.speaks_of(_table_of(path))
-        log_of = None
+        log_of = moves_of = None
         if _is_table(body) or (isinstance(body, dict) and {"view", "version"} <= body.keys()):
             at = {_table_id(path): int(body["version"])}
         elif path.endswith("/log/") and response.status_code == 200:
             log_of = _table_id(path)
+        elif path.endswith("/moves/") and response.status_code == 200:
+            moves_of = _table_id(path)
         text = isinstance(body, str)
-        self.items.append(Received(person.name, what, body, at, named, text, log_of))
+        self.items.append(
+            Received(person.name, what, body, at, named, text, log_of, moves_of=moves_of)
+        )
         return body
 
     def page(self, person: Person, path: str) -> str:

@@ -58,6 +58,8 @@ MATRIX: list[Row] = [
     row("POST /api/tables/", b.fixed(ruleset="standard", seats=2), anon=401, logged=201),
     row("GET /api/tables/{t_event}/", private="view", everyone=200),
     row("GET /api/tables/{t_event}/log/", private="view", everyone=200),
+    row("GET /api/tables/{t_event}/moves/", private="view", everyone=200),
+    row("GET /api/tables/{t_event}/replay/", everyone=409),  # in play: no replay yet
     row("POST /api/tables/{t_waiting}/join/", anon=401, logged=200),
     row("POST /api/tables/{t_club}/join/", anon=401, player=200, host=200, logged=403),
     row("POST /api/tables/{t_event}/join/", anon=401, player=200, logged=409),
@@ -65,6 +67,8 @@ MATRIX: list[Row] = [
     row("POST /api/tables/{t_waiting}/start/", anon=401, player=200, logged=403),
     row("POST /api/tables/{t_event}/actions/", b.move, anon=401, player=200, logged=400),
     row("POST /api/tables/{t_event}/back/", anon=401, player=200, logged=400),
+    row("POST /api/tables/{t_finished}/rematch/", b.rematch, anon=401, player=200, logged=400),
+    row("POST /api/tables/{t_event}/rematch/", b.rematch, anon=401, logged=400),
     row("POST /api/tables/{t_event}/pause/", **_ORG),
     row("POST /api/tables/{t_paused}/resume/", **_ORG),
     row("POST /api/tables/{t_casual}/pause/", **_ORG, host=403),
@@ -157,6 +161,7 @@ MATRIX: list[Row] = [
     ),
     row("GET /tables/{t_event}/", private="view manage", everyone=200),
     row("GET /tables/{t_casual}/", private="manage", everyone=200),
+    row("GET /tables/{t_event}/replay/", everyone=200),  # in play: "no replay yet"
     row("POST /tables/{t_waiting}/join/", anon="login", player="same", logged="done"),
     row("POST /tables/{t_waiting}/leave/", anon="login", player="done", logged="refused"),
     row("POST /tables/{t_waiting}/start/", anon="login", player="done", logged="refused"),
@@ -212,6 +217,7 @@ MATRIX: list[Row] = [
     row("WS /ws/tables/{t_event}/ sync", private="view", everyone="accept"),
     row("WS /ws/tables/{t_event}/ action", everyone="not_seated", player="done"),
     row("WS /ws/tables/{t_event}/ back", everyone="not_seated", player="quiet"),
+    row("WS /ws/tables/{t_event}/ rematch", everyone="not_seated", player="wrong_phase"),
     row("WS /ws/events/{running}/ connect", everyone="accept"),
     row("WS /ws/events/{running}/ sync", everyone="accept"),
     row("WS /ws/events/{running}/ action", everyone="bad_request"),

@@ -18,6 +18,7 @@ from tests.hostile.leaks import (
     Received,
     TableTruth,
     leaks,
+    move_card_strings,
     positions,
     text_card_strings,
     view_problems,
@@ -149,3 +150,11 @@ def test_a_position_before_any_deal_keeps_every_seed() -> None:
     assert sorted(truth.secret_seeds(0)) == sorted(SEEDS.values())
     empty = Position(1, 1, False, False, {}, {}, frozenset(), frozenset())
     assert empty.secret_cards(None) == frozenset()
+
+
+def test_a_moves_cards_are_read_from_its_fields_and_its_words() -> None:
+    """A move's text writes cards with suit symbols; a joker's declaration names no card."""
+    move = {"version": 3, "cards": ["8S", "*9S"], "text": "bob melded 8\u2660 joker as 9\u2660"}
+    assert move_card_strings(move) == {"8S"}
+    told = {"version": 3, "cards": [], "text": "you drew 10\u2665, then Q\u2663"}
+    assert move_card_strings(told) == {"10H", "QC"}

@@ -253,6 +253,18 @@ def assert_covered(world: World, truth: dict[int, TableTruth], games: list[Game]
         i for i in items if i.log_of is not None and not truth[i.log_of].finished_at(i.at[i.log_of])
     ]
     assert running_logs
+    running_moves = [
+        i for i in items
+        if i.moves_of is not None and not truth[i.moves_of].finished_at(i.at[i.moves_of])
+    ]  # fmt: skip
+    assert running_moves and all(i.tokens for i in running_moves)
+    # The moves had secrets to keep: a drawer's own frames named stock draws' cards, secret
+    # from everyone else at their versions.
+    running = [i for i in frames if not truth[_only(i.at)].finished_at(i.at[_only(i.at)])]
+    drawn = [(i, m) for i in running for m in i.body["moves"] if m["kind"] == "draw" and m["cards"]]
+    assert any(
+        truth[_only(i.at)].secret_cards(m["version"], "watcher") & set(m["cards"]) for i, m in drawn
+    )
 
 
 def assert_planted_leaks_are_found(items: list[Received], truth: dict[int, TableTruth]) -> None:
@@ -273,6 +285,22 @@ def assert_planted_leaks_are_found(items: list[Received], truth: dict[int, Table
         f"planted to watcher: card {card}",
         f"planted to watcher: seed {seed}",
     ]
+    # A stock draw's card put in a spectator's move, in its cards or in its words, is found.
+    frame, move = next(
+        (i, m) for i in items
+        if i.viewer == "watcher" and i.body.get("type") == "state" and i.body.get("moves")
+        and not truth[_only(i.at)].finished_at(i.at[_only(i.at)])
+        for m in i.body["moves"]
+        if m["kind"] == "draw" and truth[_only(i.at)].secret_cards(m["version"], "watcher")
+    )  # fmt: skip
+    card = sorted(truth[_only(frame.at)].secret_cards(move["version"], "watcher"))[0]
+    symbol = card[:-1] + {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}[card[-1]]
+    for planted_move in ({**move, "cards": [card]}, {**move, "text": f"x drew {symbol}"}):
+        body = {**frame.body, "moves": [planted_move]}
+        planted = Received("watcher", "planted", body, frame.at)
+        assert leaks(planted, truth) == [
+            f"planted to watcher: card {card} (move v{move['version']})"
+        ]
     log = next(i for i in reversed(items) if i.log_of is not None)
     early = Received(None, "early log", log.body, {log.log_of: 1}, log_of=log.log_of)
     assert any(": card " in line for line in leaks(early, truth))
