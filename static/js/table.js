@@ -447,7 +447,7 @@ function takeMoves(message) {
   if (fresh.length === 0) return fresh;
   const box = $("log");
   const stuck = box.scrollHeight - box.scrollTop - box.clientHeight < 24;
-  box.append(...fresh.map(draw.logLine));
+  $("log-lines").append(...fresh.map(draw.logLine));
   if (stuck) box.scrollTop = box.scrollHeight;
   return fresh;
 }
