@@ -24,7 +24,7 @@ from accounts.models import Club, User
 from config.errors import ServiceError
 from games.models import RuleSet, Seat, Table
 from ratings.compute import bucket
-from ratings.elo import PROVISIONAL_GAMES
+from ratings.elo import PROVISIONAL_GAMES, START
 from ratings.models import Pool, Rating, RatingBucket, RatingChange
 
 PERIODS = ("all", "month")
@@ -331,4 +331,22 @@ def recent_games(user: User, limit: int = 20) -> list[dict[str, object]]:
                 "after": change.after if change else None,
             }
         )
+    return out
+
+
+def seat_ratings(usernames: list[str]) -> dict[str, dict[str, object]]:
+    """Each named player's global rating, rounded, and whether it is still provisional (the
+    table page's seat plates). A player without a rated game yet shows the starting rating,
+    provisional."""
+    pool = Pool.objects.filter(kind="global").first()
+    found = {}
+    if pool is not None:
+        rows = Rating.objects.filter(pool=pool, user__username__in=usernames)
+        found = {r.user.username: r for r in rows.select_related("user")}
+    out: dict[str, dict[str, object]] = {}
+    for name in usernames:
+        row = found.get(name)
+        rating = row.rating if row else START
+        games = row.games if row else 0
+        out[name] = {"rating": round(rating), "provisional": games < PROVISIONAL_GAMES}
     return out

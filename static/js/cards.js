@@ -73,3 +73,52 @@ export function matchPlay(legal, type, codes, meld) {
     (a) => a.type === type && (meld === undefined || a.meld === meld) && sameCards(a.cards, codes),
   );
 }
+
+/** "1 card", "3 cards": a count with its noun, singular or plural. */
+export function plural(n, noun) {
+  return `${n} ${noun}${Math.abs(n) === 1 ? "" : "s"}`;
+}
+
+/** The hand's cards as codes, less one of each code in `gone` (a multiset difference). */
+export function added(after, before) {
+  const left = [...before];
+  return after.filter((code) => {
+    const at = left.indexOf(code);
+    if (at < 0) return true;
+    left.splice(at, 1);
+    return false;
+  });
+}
+
+/**
+ * Why the selected hand cards `codes` make no play now, in words, or "" when there is nothing
+ * to say. `legal` is the view's list, `phase` the view's (`draw` or `play`), `mine` whether it
+ * is the reader's turn, `required` the card a deep take obliges them to meld, `setMax` the
+ * largest set the rules allow (4, or 8 with two decks unless sets need distinct suits).
+ */
+export function why(codes, { legal, phase, mine, required, setMax = 4 }) {
+  if (codes.length === 0) return "";
+  if (!mine) return "wait for your turn";
+  if (phase === "draw") return "draw first: from the stock or the discard pile";
+  const plays = legal.filter((a) => a.type === "meld" || a.type === "layoff" || a.type === "discard");
+  if (plays.some((a) => (a.type === "discard" ? codes.length === 1 && a.card === codes[0] : sameCards(a.cards, codes)))) {
+    return "";
+  }
+  if (codes.length === 1) {
+    if (required && legal.every((a) => a.type !== "discard")) return `meld the ${face(required).name} you took before you discard`;
+    return "this card fits no meld, and you may not discard it now";
+  }
+  if (codes.length === 2) return "a meld needs three or more cards; choose one card to discard";
+  const cards = codes.map(parseCard).filter(Boolean);
+  const ranks = new Set(cards.map((c) => c.rank));
+  const suits = new Set(cards.map((c) => c.suit));
+  if (ranks.size === 1) {
+    if (codes.length > setMax) return `a set needs three or ${setMax === 4 ? "four" : setMax} cards of one rank`;
+    return "a set of this rank fits no rule just now";
+  }
+  if (suits.size === 1) return "a run needs three or more cards of one suit in sequence";
+  if (ranks.size > 1 && suits.size > 1) {
+    return "a set needs three or four cards of one rank; a run, three or more of one suit in sequence";
+  }
+  return "these cards make no meld and fit no meld on the table";
+}

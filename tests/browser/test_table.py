@@ -206,7 +206,10 @@ def test_the_game_over_lists_the_places_the_server_gave(
     page.goto(asgi_server + table.get_absolute_url())
     expect(page.locator("#result")).to_be_visible()
     items = page.locator("#placements li")
-    expect(items).to_have_text([f"{p.player}: {p.score} points" for p in given])
+    points = {1: "point", -1: "point"}  # "1 point", "-1 point"; else "points"
+    expect(items).to_have_text(
+        [f"{p.player}: {p.score} {points.get(p.score, 'points')}" for p in given]
+    )
     assert items.evaluate_all("lis => lis.map(li => li.value)") == [1, 1, 1]
 
 
