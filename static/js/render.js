@@ -106,7 +106,13 @@ function moverClock(name, clock, deadline) {
     return el("span", { class: "clockbox", style: { "--left": String(Math.max(0, Math.min(1, left))) } }, bar, el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text));
   }
   if (!deadline) return el("span", { class: "clockbox" }, el("span", { class: "clock" }, "to play"));
-  const data = { deadline, turnEnds: clock?.turn_ends ?? "", turnSeconds: clock?.turn_seconds ?? "", bank: clock?.banks?.[name] ?? 0 };
+  const data = {
+    deadline,
+    turnEnds: clock?.turn_ends ?? "",
+    breakEnds: clock?.break_ends ?? "", // the turn starts when the break between hands ends
+    turnSeconds: clock?.turn_seconds ?? "",
+    bank: clock?.banks?.[name] ?? 0,
+  };
   return el("span", { class: "clockbox", dataset: data }, bar, el("span", { class: "clock", dataset: data }, "to play"));
 }
 

@@ -7,7 +7,7 @@
 // frame's `actions` say. Keyboard: keys.js; dragging: drag.js; the move log: log.js.
 
 import { added, face, handEntries, matchPlay, plural, sortEntries, why } from "./cards.js";
-import { running } from "./clock.js";
+import { clockNow, running } from "./clock.js";
 import { wireDrops } from "./drag.js";
 import { wireKeys } from "./keys.js";
 import { MoveLog } from "./log.js";
@@ -308,7 +308,8 @@ function renderBreak(frame, view, seat) {
   $("break").hidden = !on;
   if (!on) return;
   const last = frame.last_hand;
-  const out = last.went_out ? `${last.went_out} went out` : "nobody went out";
+  // A hand nobody went out of ended with the stock (RULES.md), told as the move log tells it.
+  const out = last.went_out ? `${last.went_out} went out` : "the stock ran out";
   $("break-heading").textContent = `Hand ${last.number} is over: ${out}`;
   $("break-table").replaceChildren(...draw.handSummary(last, view.players.map((p) => p.name), seat));
   tickBreak();
@@ -397,9 +398,9 @@ const lowAt = (clock) => Math.min(10, (clock?.turn_seconds ?? 40) / 4);
 
 /** Count the mover's clock down: the turn clock, then their bank; shrink the bar; turn it red. */
 function tick() {
-  const now = Date.now();
   for (const box of root.querySelectorAll(".clockbox[data-deadline]")) {
     const clock = box.querySelector(".clock");
+    const now = clockNow(box.dataset, Date.now()); // held at the break's end while it runs
     const shown = running(box.dataset, now);
     clock.textContent = shown.text;
     clock.classList.toggle("bank", shown.bank);
