@@ -245,6 +245,13 @@ function setMax(frame) {
   return rules.set_distinct_suits === false ? 4 * decks : 4;
 }
 
+/** A seat plate's rating: as this game left it once its ratings are written (so the plates agree
+ * with the game-over panel's new ratings), else the rating the page was served with. */
+function plateRating(frame, name) {
+  const changed = frame.ratings?.[name];
+  return changed ? { rating: changed.after, provisional: changed.provisional } : ui.ratings?.[name];
+}
+
 function renderGame(view) {
   const frame = ui.frame;
   const player = Boolean(me(view));
@@ -253,7 +260,7 @@ function renderGame(view) {
   const seat = seatOf(view);
   $("players").replaceChildren(
     ...view.players.map((p, i) =>
-      draw.plate(p, { view, clock: frame.clock, deadline: frame.deadline, rating: ui.ratings?.[p.name], seat: i, place: spots[i] }),
+      draw.plate(p, { view, clock: frame.clock, deadline: frame.deadline, rating: plateRating(frame, p.name), seat: i, place: spots[i] }),
     ),
   );
   $("felt").dataset.seats = String(view.players.length);

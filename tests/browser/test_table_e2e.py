@@ -131,6 +131,7 @@ def test_the_break_shows_the_real_last_hand_and_holds_the_turn_clock(
         before = clock_text(page)
         page.wait_for_timeout(1100)
         assert clock_text(page) == before
+        no_sideways_scroll(page, "#break")
         shoot(page, "break")
 
 
@@ -216,4 +217,14 @@ def test_game_over_shows_the_real_rating_changes(new_page: PageFactory, asgi_ser
             new = f"{rating['after']}{'?' if rating['provisional'] else ''}"
             cells = page.locator(f"#rating-changes tr[data-player={name}] td")
             expect(cells).to_have_text([signed(rating["change"]), new])
+        no_sideways_scroll(page, "#result")
         shoot(page, "game-over-ratings")
+    # The seat plates agree with the panel: bob's first game took him from 1500? to his new one.
+    after = ratings["bob"]["after"]
+    expect(pages[0].locator(".player[data-player=bob] .rating")).to_have_text(f"{after}?")
+
+
+def no_sideways_scroll(page: Page, panel: str) -> None:
+    """Every column of a panel's tables is in view: nothing scrolls sideways."""
+    for box in page.locator(f"{panel} .scroll").all():
+        assert box.evaluate("b => b.scrollWidth <= b.clientWidth"), panel
