@@ -250,10 +250,13 @@ export function rematch(offer, { you, seated, now, onanswer }) {
   else if (over) parts.push("the rematch is off");
   else if (offer.expires) parts.push(`open for ${mmss((Date.parse(offer.expires) - now) / 1000)}`);
   const answer = seated && !over && !offer.table && !said.includes(you);
+  const state = el("p", { class: "rematch-state" }, `Rematch: ${parts.join("; ")}.`);
+  // Nodes only: the caller hands them to replaceChildren, which would write a null as "null".
+  if (!answer) return [state];
   return [
-    el("p", { class: "rematch-state" }, `Rematch: ${parts.join("; ")}.`),
-    answer ? el("button", { type: "button", id: "rematch-yes", onclick: () => onanswer(true) }, "Rematch") : null,
-    answer ? el("button", { type: "button", id: "rematch-no", class: "quiet", onclick: () => onanswer(false) }, "Decline") : null,
+    state,
+    el("button", { type: "button", id: "rematch-yes", onclick: () => onanswer(true) }, "Rematch"),
+    el("button", { type: "button", id: "rematch-no", class: "quiet", onclick: () => onanswer(false) }, "Decline"),
   ];
 }
 

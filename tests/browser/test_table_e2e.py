@@ -165,6 +165,9 @@ def test_a_rematch_accepted_on_both_pages_takes_both_to_the_new_table(
     for page in (first, second):
         expect(page.locator(".rematch-state")).to_contain_text("accepted: gus")
     expect(first.locator("#rematch button")).to_have_count(0)  # gus has answered
+    # Only the offer's state: nothing else written where the buttons were.
+    expect(first.locator("#rematch")).to_have_text(re.compile(r"^Rematch: accepted: gus; open for"))
+    expect(first.locator("#rematch")).not_to_contain_text("null")
     expect(second.locator("#rematch button")).to_have_text(["Rematch", "Decline"])
     shoot(first, "rematch-accepted")
     shoot(second, "rematch-offered")
@@ -192,6 +195,9 @@ def test_a_declined_rematch_is_off_on_both_pages(new_page: PageFactory, asgi_ser
         expect(page.locator(".rematch-state")).to_contain_text("declined: hal")
         expect(page.locator(".rematch-state")).to_contain_text("the rematch is off")
         expect(page.locator("#rematch button")).to_have_count(0)
+        expect(page.locator("#rematch")).to_have_text(
+            "Rematch: accepted: gus; declined: hal; the rematch is off."
+        )
         shoot(page, "rematch-off")
     assert answer(table)["rematch"]["declined"] == ["hal"]
 
