@@ -106,7 +106,13 @@ function moverClock(name, clock, deadline) {
     return el("span", { class: "clockbox", style: { "--left": String(Math.max(0, Math.min(1, left))) } }, bar, el("span", { class: shown.bank ? "clock bank paused" : "clock paused" }, shown.text));
   }
   if (!deadline) return el("span", { class: "clockbox" }, el("span", { class: "clock" }, "to play"));
-  const data = { deadline, turnEnds: clock?.turn_ends ?? "", turnSeconds: clock?.turn_seconds ?? "", bank: clock?.banks?.[name] ?? 0 };
+  const data = {
+    deadline,
+    turnEnds: clock?.turn_ends ?? "",
+    breakEnds: clock?.break_ends ?? "", // the turn starts when the break between hands ends
+    turnSeconds: clock?.turn_seconds ?? "",
+    bank: clock?.banks?.[name] ?? 0,
+  };
   return el("span", { class: "clockbox", dataset: data }, bar, el("span", { class: "clock", dataset: data }, "to play"));
 }
 
@@ -244,10 +250,13 @@ export function rematch(offer, { you, seated, now, onanswer }) {
   else if (over) parts.push("the rematch is off");
   else if (offer.expires) parts.push(`open for ${mmss((Date.parse(offer.expires) - now) / 1000)}`);
   const answer = seated && !over && !offer.table && !said.includes(you);
+  const state = el("p", { class: "rematch-state" }, `Rematch: ${parts.join("; ")}.`);
+  // Nodes only: the caller hands them to replaceChildren, which would write a null as "null".
+  if (!answer) return [state];
   return [
-    el("p", { class: "rematch-state" }, `Rematch: ${parts.join("; ")}.`),
-    answer ? el("button", { type: "button", id: "rematch-yes", onclick: () => onanswer(true) }, "Rematch") : null,
-    answer ? el("button", { type: "button", id: "rematch-no", class: "quiet", onclick: () => onanswer(false) }, "Decline") : null,
+    state,
+    el("button", { type: "button", id: "rematch-yes", onclick: () => onanswer(true) }, "Rematch"),
+    el("button", { type: "button", id: "rematch-no", class: "quiet", onclick: () => onanswer(false) }, "Decline"),
   ];
 }
 

@@ -7,7 +7,7 @@
 // frame's `actions` say. Keyboard: keys.js; dragging: drag.js; the move log: log.js.
 
 import { added, face, handEntries, matchPlay, plural, sortEntries, why } from "./cards.js";
-import { running } from "./clock.js";
+import { clockNow, running } from "./clock.js";
 import { wireDrops } from "./drag.js";
 import { wireKeys } from "./keys.js";
 import { MoveLog } from "./log.js";
@@ -245,6 +245,13 @@ function setMax(frame) {
   return rules.set_distinct_suits === false ? 4 * decks : 4;
 }
 
+/** A seat plate's rating: as this game left it once its ratings are written (so the plates agree
+ * with the game-over panel's new ratings), else the rating the page was served with. */
+function plateRating(frame, name) {
+  const changed = frame.ratings?.[name];
+  return changed ? { rating: changed.after, provisional: changed.provisional } : ui.ratings?.[name];
+}
+
 function renderGame(view) {
   const frame = ui.frame;
   const player = Boolean(me(view));
@@ -253,7 +260,7 @@ function renderGame(view) {
   const seat = seatOf(view);
   $("players").replaceChildren(
     ...view.players.map((p, i) =>
-      draw.plate(p, { view, clock: frame.clock, deadline: frame.deadline, rating: ui.ratings?.[p.name], seat: i, place: spots[i] }),
+      draw.plate(p, { view, clock: frame.clock, deadline: frame.deadline, rating: plateRating(frame, p.name), seat: i, place: spots[i] }),
     ),
   );
   $("felt").dataset.seats = String(view.players.length);
@@ -308,7 +315,8 @@ function renderBreak(frame, view, seat) {
   $("break").hidden = !on;
   if (!on) return;
   const last = frame.last_hand;
-  const out = last.went_out ? `${last.went_out} went out` : "nobody went out";
+  // A hand nobody went out of ended with the stock (RULES.md), told as the move log tells it.
+  const out = last.went_out ? `${last.went_out} went out` : "the stock ran out";
   $("break-heading").textContent = `Hand ${last.number} is over: ${out}`;
   $("break-table").replaceChildren(...draw.handSummary(last, view.players.map((p) => p.name), seat));
   tickBreak();
@@ -397,9 +405,9 @@ const lowAt = (clock) => Math.min(10, (clock?.turn_seconds ?? 40) / 4);
 
 /** Count the mover's clock down: the turn clock, then their bank; shrink the bar; turn it red. */
 function tick() {
-  const now = Date.now();
   for (const box of root.querySelectorAll(".clockbox[data-deadline]")) {
     const clock = box.querySelector(".clock");
+    const now = clockNow(box.dataset, Date.now()); // held at the break's end while it runs
     const shown = running(box.dataset, now);
     clock.textContent = shown.text;
     clock.classList.toggle("bank", shown.bank);

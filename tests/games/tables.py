@@ -49,11 +49,17 @@ def started_table(
     overrides: dict[str, Any] | None = None,
     wanted: Callable[[GameState], bool] | None = None,
     seed: str | None = None,
+    between_hands_seconds: int | None = None,
 ) -> Table:
     """A table of ``users`` (the first creates it), full and so started, with a deal that
-    satisfies ``wanted`` when given, or dealt from ``seed``."""
+    satisfies ``wanted`` when given, or dealt from ``seed``; ``between_hands_seconds`` as
+    ``POST /api/tables/`` takes it (the rule set's when None)."""
     table = services.table_create(
-        creator=users[0], ruleset=ruleset, seats=len(users), overrides=overrides
+        creator=users[0],
+        ruleset=ruleset,
+        seats=len(users),
+        overrides=overrides,
+        between_hands_seconds=between_hands_seconds,
     )
     names = [u.username for u in users]
     if seed is None:
