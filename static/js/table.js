@@ -347,7 +347,8 @@ function renderResult(frame, view, player, seat) {
   let summary = $("final-hand");
   if (frame.last_hand && !summary) {
     summary = draw.el("table", { id: "final-hand", class: "summary" });
-    $("rematch").before(draw.el("div", { class: "scroll" }, summary));
+    // Last in the panel: the places, the rematch and the links stay in view above it.
+    $("result").append(draw.el("div", { class: "scroll" }, summary));
   }
   if (frame.last_hand) summary.replaceChildren(...draw.handSummary(frame.last_hand, view.players.map((p) => p.name), seat));
   if ("rematch" in frame) {
