@@ -9,7 +9,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Where the linters and type checker look; games/engine is checked with --strict flags
 # (pyproject.toml), the Django apps with the defaults.
-CODE := config accounts games tournaments ratings
+CODE := config accounts chat notifications games tournaments ratings lobby
 # pytest-xdist workers. The tests wait on sockets, subprocesses and browsers more than they
 # compute, so more workers than this machine's two cores pay (README, Contributing).
 TEST_WORKERS ?= 6

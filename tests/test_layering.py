@@ -12,15 +12,18 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("config", "accounts", "games", "ratings", "tournaments")
+APPS = ("config", "accounts", "chat", "notifications", "games", "ratings", "tournaments", "lobby")
 
 #: What each app may import (besides itself). ``config`` is the project's own plumbing (settings,
 #: pushes, error bodies): the apps use it, and it names the apps only in its routing.
 MAY_IMPORT = {
     "accounts": {"config"},
-    "games": {"config", "accounts"},
-    "ratings": {"config", "accounts", "games"},
-    "tournaments": {"config", "accounts", "games", "ratings"},
+    "chat": {"config", "accounts"},
+    "notifications": {"config", "accounts"},
+    "games": {"config", "accounts", "chat", "notifications"},
+    "ratings": {"config", "accounts", "games", "notifications"},
+    "tournaments": {"config", "accounts", "chat", "notifications", "games", "ratings"},
+    "lobby": {"config", "accounts", "games", "ratings", "tournaments"},
 }
 
 #: Pure libraries: nothing of Django, and nothing of the apps around them.

@@ -45,9 +45,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "accounts",
+    "chat",
+    "notifications",
     "games",
     "ratings",
     "tournaments",
+    "lobby",
 ]
 
 MIDDLEWARE = [
