@@ -7,7 +7,8 @@ its reader may read now (``chat_read``, called again whenever that changes: a se
 left, a game over), and hands the client's ``chat`` messages to ``chat_receive``.
 
 Frames sent: ``chat_history`` for each room as it is joined (and again for every room when the
-reader's mutes change), ``chat`` for each new message, ``chat_deleted``, ``chat_switch``. The
+reader's mutes change), ``chat_left`` for a room no longer readable (a spectator who took a
+seat), ``chat`` for each new message, ``chat_deleted``, ``chat_switch``. The
 pushes of a room are shared by all its readers, so each connection drops the messages of the
 authors its own reader muted, with a mute set read on connect and again on each change.
 """
@@ -72,6 +73,7 @@ class ChatSocket:
         for name in [n for n in self.chat_rooms if n not in names]:
             key = self.chat_rooms.pop(name)
             await self.channel_layer.group_discard(room_group(key), self.channel_name)
+            await self.send_json({"type": "chat_left", "room": name})  # no longer readable
         for name in [n for n in names if n not in self.chat_rooms]:
             key = self.chat_keys[name]
             # Joined before the history is read: no message can fall between the two.

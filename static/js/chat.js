@@ -1,6 +1,6 @@
 // The chat panel of the table page and the event page (docs/chat.md). It reads the chat frames
 // of a socket opened with ?chat=1: `chat_history` (a room's last messages, once per room the
-// reader may read, again when their mutes change), `chat`, `chat_deleted`, `chat_switch`, and
+// reader may read, again when their mutes change), `chat_left`, `chat`, `chat_deleted`, `chat_switch`, and
 // the errors that answer its own messages. Text is always set with textContent, never as HTML.
 // Mutes, deletions and the room's switch go through the REST API (/api/chat/...).
 
@@ -179,6 +179,11 @@ export function createChat(root, { send, me, csrf, onActivity = () => {} }) {
     if (frame.type === "chat_history") onHistory(frame);
     else if (frame.type === "chat") onMessage(frame);
     else if (frame.type === "chat_deleted") onDeleted(frame);
+    else if (frame.type === "chat_left") {
+      rooms.delete(frame.room);
+      if (current === frame.room) current = [...rooms.keys()].find((n) => rooms.get(n).writable) || [...rooms.keys()][0] || null;
+      draw();
+    }
     else if (frame.type === "chat_switch") {
       const room = rooms.get(frame.room);
       if (room) room.enabled = frame.enabled;

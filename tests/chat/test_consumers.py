@@ -21,6 +21,7 @@ from chat import services
 from chat.services import BURST
 from config import push as config_push
 from config.asgi import application
+from games import services as games_services
 from games.chat_rooms import table_room_key
 from games.models import Table
 from games.push import push_table_id
@@ -243,3 +244,16 @@ async def test_the_event_chat_and_its_switch() -> None:
         await anon.send({"type": "sync"})
         assert (await anon.next("event"))["what"] == "sync"
         assert await a.quiet()
+
+
+async def test_a_spectator_who_takes_a_seat_leaves_the_rail(world: dict[str, Any]) -> None:
+    ann, cid = world["people"]["ann"], world["people"]["cid"]
+    waiting = await db(games_services.table_create)(creator=ann[0], ruleset="standard", seats=3)
+    async with opened(f"/ws/tables/{waiting.pk}/", cid[1]) as c:
+        assert set(await histories(c, 2)) == {"players", "spectators"}
+        await db(games_services.table_join)(table_id=waiting.pk, user=cid[0])
+        assert await c.next("chat_left") == {"type": "chat_left", "room": "spectators"}
+        await c.send({"type": "chat", "room": "players", "text": "I'm in", "client_id": "1"})
+        frame = await c.next("chat")
+        assert (frame["room"], frame["message"]["text"]) == ("players", "I'm in")
+        assert await c.quiet()

@@ -158,3 +158,17 @@ def test_an_event_room_its_organizers_and_its_switch(people: dict[str, User]) ->
     draft = make_event(director, name="Secret")
     refused("not_found", chat_post, room=event_room_key(draft.pk), author=people["ann"], text="x")
     assert room_access(event_room_key(draft.pk), director).moderate
+
+
+def test_an_events_organizers_moderate_its_tables_chat(people: dict[str, User]) -> None:
+    director = staff()
+    event = make_event(director, status="running", players=["p1", "p2"])
+    organizer = people["cid"]
+    event.admins.add(organizer)
+    table = Table.objects.get(tournament_table__round__tournament=event)
+    room = table_room_key(table.pk, "players")
+    player = table.seat_set.first().user
+    message = chat_post(room=room, author=player, text="gl")
+    assert not room_access(room, people["ann"]).moderate
+    chat_delete(message_id=message.pk, user=organizer)
+    assert texts(room, None) == []
