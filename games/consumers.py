@@ -179,6 +179,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         except Exception:
             with suppress(Exception):
                 await self._leave()
+                await self.chat_leave()
             raise
 
     async def _join(self, seated: bool) -> None:

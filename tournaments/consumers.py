@@ -68,10 +68,10 @@ class EventConsumer(ChatSocket, RateLimitedConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.event_id = found
+        self.chat_setup({"event": event_room_key(found)}, user)
         self.group = event_group(found)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.chat_setup({"event": event_room_key(found)}, user)
         await self.chat_read(["event"])  # whoever may see the event reads its chat
 
     async def disconnect(self, code: int) -> None:
