@@ -8,3 +8,9 @@ class GamesConfig(AppConfig):
     """
 
     name = "games"
+
+    def ready(self) -> None:
+        # The chat app knows no tables: games tells it who reads and writes a table's rooms.
+        from games.chat_rooms import register_table_rooms
+
+        register_table_rooms()

@@ -25,10 +25,12 @@ from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from django.db import DatabaseError
 
+from chat.socket import ChatSocket
 from config.errors import ServiceError
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
 from games import clock_services, rematch, services
+from games.chat_rooms import table_room_keys, table_rooms_read
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat, Table
@@ -105,10 +107,12 @@ def _same_state(frame: dict[str, Any], last: dict[str, Any] | None) -> bool:
     }
 
 
-class TableConsumer(RateLimitedConsumer):
+class TableConsumer(ChatSocket, RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
-    ``back``, ``rematch`` and ``sync`` messages, each frame under the size and rate limits of
-    ``config.ws_limit``."""
+    ``back``, ``rematch``, ``chat`` and ``sync`` messages, each frame under the size and rate
+    limits of ``config.ws_limit``; with ``?chat=1``, the table's chat too (``chat.socket``:
+    the rooms ``games.chat_rooms`` lets this reader read, asked again when a seat is taken or
+    left and when the game ends)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -118,6 +122,7 @@ class TableConsumer(RateLimitedConsumer):
         self.seated = False  # listening to the seat's group, counted on the seat
         self.version = -1  # of the last state frame sent
         self.last_frame: dict[str, Any] | None = None
+        self.chat_status = ""  # the table's status when the chat rooms were last decided
 
     # --- connection ------------------------------------------------------------------------
 
@@ -125,6 +130,7 @@ class TableConsumer(RateLimitedConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         user = self.scope.get("user")
         self.user = user if user is not None and user.is_authenticated else None
+        self.chat_setup(table_room_keys(self.table_id), self.user)
         try:
             seated = await _db(_is_seated)(self.table_id, self.user)
             # Counted, listening and its first frame read before the handshake completes: a
@@ -144,9 +150,17 @@ class TableConsumer(RateLimitedConsumer):
             return
         await self.accept()
         await self._send_state(frame)
+        await self._chat_rooms(frame["status"])
 
     async def disconnect(self, code: int) -> None:
         await self._leave()
+        await self.chat_leave()
+
+    async def _chat_rooms(self, status: str) -> None:
+        """Read the chat rooms this reader may read now, the table being at ``status``."""
+        self.chat_status = status
+        if self.chat_wanted:
+            await self.chat_read(await _db(table_rooms_read)(self.table_id, self.user))
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         """Channels' dispatch, without its connection clean-up, leaving the groups and the seat
@@ -165,6 +179,7 @@ class TableConsumer(RateLimitedConsumer):
         except Exception:
             with suppress(Exception):
                 await self._leave()
+                await self.chat_leave()
             raise
 
     async def _join(self, seated: bool) -> None:
@@ -206,12 +221,14 @@ class TableConsumer(RateLimitedConsumer):
             await self._leave()
             await self._join(True)
             await self._send_state(await self._fresh_frame())
+            await self._chat_rooms(frame["status"])
             return
         if self.seated and self.user.username not in frame["players"]:
             # They gave up their seat (before the start): from now on, the public view.
             await self._leave()
             await self._join(False)
             await self._send_state(await self._fresh_frame())
+            await self._chat_rooms(frame["status"])
             return
         if frame["status"] == Table.Status.WAITING:
             # The group's frame is everyone's; what may be done with a seat is this user's own.
@@ -219,6 +236,8 @@ class TableConsumer(RateLimitedConsumer):
             actions = await _db(_actions)(self.table_id, self.user)
             frame = {**frame, "actions": actions}
         await self._send_state(frame)
+        if frame["status"] != self.chat_status:
+            await self._chat_rooms(frame["status"])  # the game is over: the players read the rail
 
     async def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer lost its Redis connection and has it back (``config.layers``):
@@ -268,9 +287,11 @@ class TableConsumer(RateLimitedConsumer):
                 await self._back(client_id)
             elif kind == "rematch":
                 await self._rematch(content.get("accept"), client_id)
+            elif kind == "chat":
+                await self.chat_receive(content, client_id)
             else:
                 await self.send_error(
-                    TableError(BAD_REQUEST, "type: must be action, back, rematch or sync"),
+                    TableError(BAD_REQUEST, "type: must be action, back, chat, rematch or sync"),
                     client_id,
                 )
         except DatabaseError as exc:

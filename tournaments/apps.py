@@ -12,7 +12,9 @@ class TournamentsConfig(AppConfig):
         # its tables (pause, resume) as staff do.
         from games import finalization
         from tournaments.access import register_table_managers
+        from tournaments.chat_rooms import register_event_room
         from tournaments.rounds import event_finalize
 
         finalization.register("tournaments")(event_finalize)
         register_table_managers()
+        register_event_room()  # who reads, writes and moderates an event's chat

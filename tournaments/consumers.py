@@ -13,9 +13,11 @@ from typing import Any
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
+from chat.socket import ChatSocket
 from config.errors import BAD_REQUEST, error_frame
 from config.unavailable import is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
+from tournaments.chat_rooms import event_room_key
 from tournaments.errors import EventError
 from tournaments.models import Tournament
 from tournaments.push import event_group
@@ -47,9 +49,10 @@ def _frame(event_id: int, what: str) -> dict[str, Any]:
     }
 
 
-class EventConsumer(RateLimitedConsumer):
-    """One watcher of one event; takes ``sync`` messages only, under the size and rate limits
-    of ``config.ws_limit``."""
+class EventConsumer(ChatSocket, RateLimitedConsumer):
+    """One watcher of one event; takes ``sync`` and ``chat`` messages, under the size and rate
+    limits of ``config.ws_limit``; with ``?chat=1`` it reads the event's chat room
+    (``chat.socket``, ``tournaments.chat_rooms``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -65,14 +68,17 @@ class EventConsumer(RateLimitedConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         self.event_id = found
+        self.chat_setup({"event": event_room_key(found)}, user)
         self.group = event_group(found)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self.chat_read(["event"])  # whoever may see the event reads its chat
 
     async def disconnect(self, code: int) -> None:
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             self.group = None
+            await self.chat_leave()
 
     async def event_changed(self, message: dict[str, Any]) -> None:
         """A push from ``tournaments.push.on_commit_event``."""
@@ -84,6 +90,10 @@ class EventConsumer(RateLimitedConsumer):
         await self.send_json(await _db(_frame)(self.event_id, "sync"))
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "chat":
+            client_id = content.get("client_id")
+            await self.chat_receive(content, client_id if isinstance(client_id, str) else None)
+            return
         if isinstance(content, dict) and content.get("type") == "sync":
             try:
                 await self.send_json(await _db(_frame)(self.event_id, "sync"))
@@ -93,7 +103,7 @@ class EventConsumer(RateLimitedConsumer):
                 # Retryable, and the socket stays open (config.unavailable).
                 await self.send_json(error_frame(unavailable_error()))
             return
-        await self.send_json(error_frame(EventError(BAD_REQUEST, "type: must be sync")))
+        await self.send_json(error_frame(EventError(BAD_REQUEST, "type: must be chat or sync")))
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if await self.refused(text_data, bytes_data):

@@ -12,6 +12,7 @@ import { wireDrops } from "./drag.js";
 import { wireKeys } from "./keys.js";
 import { MoveLog } from "./log.js";
 import * as draw from "./render.js";
+import { createChat } from "./chat.js";
 import { connect } from "./socket.js";
 import { loadSettings, play, saveSettings } from "./sounds.js";
 
@@ -503,6 +504,7 @@ function notice_changes(before, after, moves) {
 }
 
 function onMessage(message) {
+  if (chat.handle(message)) return;
   if (message.type === "error") {
     ui.pending = false;
     toast(message.message || message.error);
@@ -533,7 +535,8 @@ function onStatus(open) {
 }
 
 const scheme = location.protocol === "https:" ? "wss" : "ws";
-const socket = connect(`${scheme}://${location.host}/ws/tables/${root.dataset.table}/`, { onMessage, onStatus });
+const chat = wireChat(root.dataset.user, (message) => socket.send(message));
+const socket = connect(`${scheme}://${location.host}/ws/tables/${root.dataset.table}/?chat=1`, { onMessage, onStatus });
 
 function act(name) {
   const action = choices(ui.frame.view)[name];
@@ -619,6 +622,37 @@ $("draw-stock").addEventListener("click", () => act("draw"));
 $("take").addEventListener("click", () => act("take"));
 for (const name of ["meld", "layoff", "discard", "rummy"]) $(name).addEventListener("click", () => act(name));
 for (const by of ["suit", "rank"]) $(`sort-${by}`).addEventListener("click", () => setSort(by));
+// The side column's two tabs: the move log and the chat (chat.js), with a count of unread.
+function wireChat(me, send) {
+  let unread = 0;
+  const badge = $("chat-unread");
+  const showing = () => !$("chat").hidden && (!matchMedia("(max-width: 40rem)").matches || $("side").classList.contains("open"));
+  const panel = createChat($("chat"), {
+    send, me, csrf: $("chat").dataset.csrf,
+    onActivity() {
+      if (showing()) return;
+      unread += 1;
+      badge.textContent = `(${unread})`;
+      badge.hidden = false;
+    },
+  });
+  const pick = (chatTab) => {
+    $("chat").hidden = !chatTab;
+    $("log-panel").hidden = chatTab;
+    $("tab-chat").setAttribute("aria-pressed", String(chatTab));
+    $("tab-log").setAttribute("aria-pressed", String(!chatTab));
+    if (chatTab) {
+      unread = 0;
+      badge.hidden = true;
+    }
+    panel.shown(chatTab);
+  };
+  panel.shown(false); // the move log is the side's first tab
+  $("tab-chat").addEventListener("click", () => pick(true));
+  $("tab-log").addEventListener("click", () => pick(false));
+  return panel;
+}
+
 $("log-toggle").addEventListener("click", () => {
   const open = $("side").classList.toggle("open");
   $("log-toggle").setAttribute("aria-expanded", String(open));

@@ -328,7 +328,7 @@ def test_a_lost_connection_reconnects_and_resyncs(new_page: PageFactory, asgi_se
         ws.on_message(forward)
         sockets.append(ws)
 
-    page.route_web_socket(re.compile(r"/ws/tables/\d+/$"), through)
+    page.route_web_socket(re.compile(r"/ws/tables/\d+/(\?chat=1)?$"), through)
     log_in(page, asgi_server, bob)
     page.goto(f"{asgi_server}/tables/{table.pk}/")
     expect(page.locator(".player[data-player=bob] .dot.on")).to_have_count(1)

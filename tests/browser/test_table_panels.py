@@ -27,7 +27,7 @@ class Wire:
         self.frames: list[dict[str, Any]] = []
         self.sent: list[dict[str, Any]] = []
         self.route: WebSocketRoute | None = None
-        page.route_web_socket(re.compile(r"/ws/tables/\d+/$"), self.through)
+        page.route_web_socket(re.compile(r"/ws/tables/\d+/(\?chat=1)?$"), self.through)
 
     def through(self, ws: WebSocketRoute) -> None:
         server = ws.connect_to_server()

@@ -141,7 +141,7 @@ def test_a_refused_action_and_the_game_over(
         ws.connect_to_server()
         sockets.append(ws)
 
-    page.route_web_socket(re.compile(r"/ws/tables/\d+/$"), through)
+    page.route_web_socket(re.compile(r"/ws/tables/\d+/(\?chat=1)?$"), through)
     log_in(page, asgi_server, users[1])
     page.goto(f"{asgi_server}/tables/{table.pk}/")
     page.locator("#hand button.card").nth(2).click()

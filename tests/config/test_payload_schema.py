@@ -358,6 +358,44 @@ def _cancel(w: World) -> Any:
 # --- The tests --------------------------------------------------------------------------------
 
 
+# --- Chat ---------------------------------------------------------------------------------------
+
+
+def _players_room(w: World) -> str:
+    return f"/api/chat/rooms/table:{w.playing.pk}:players/"
+
+
+@case("chat_post")
+def _chat_post(w: World) -> Any:
+    return api("ann").post(_players_room(w) + "messages/", {"text": "gl hf"}, format="json")
+
+
+@case("chat_history")
+def _chat_history(w: World) -> Any:
+    return api().get(_players_room(w) + "messages/")
+
+
+@case("chat_room_switch")
+def _chat_switch(w: World) -> Any:
+    room = f"/api/chat/rooms/event:{w.elimination.pk}/"
+    return api(w.director).put(room, {"enabled": True}, format="json")
+
+
+@case("chat_mute")
+def _chat_mute(w: World) -> Any:
+    return api("cid").post("/api/chat/mutes/", {"user": "bob"}, format="json")
+
+
+@case("chat_mutes")
+def _chat_mutes(w: World) -> Any:
+    return api("cid").get("/api/chat/mutes/")
+
+
+@case("chat_unmute")
+def _chat_unmute(w: World) -> Any:
+    return api("cid").delete("/api/chat/mutes/bob/")
+
+
 def test_every_operation_has_a_case() -> None:
     documented = set(json_answers(the_schema()))
     assert len(documented) >= 40, "the schema lost operations"

@@ -157,3 +157,4 @@ def fixed(**body: Any) -> Body:
 
 
 rematch = fixed(accept=True)
+say = fixed(text="good game")

@@ -17,6 +17,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Club, ClubMembership, User
+from chat.services import chat_post
 from games import services as table_services
 from games.engine.legal import legal_actions
 from games.models import Table
@@ -156,6 +157,11 @@ def _tables(world: World) -> None:
     for table in world.tables.values():
         table.refresh_from_db()
     world.ids["start_row"] = world.tables["event"].events.get(kind="start").pk
+    # A message for the moderators to delete, and the events whose chat rooms the matrix names.
+    room = f"table:{world.tables['event'].pk}:players"
+    world.ids["chat_message"] = chat_post(room=room, author=ann, text="good luck").pk
+    world.ids["draft_id"] = world.events["draft"].pk
+    world.ids["running_id"] = world.events["running"].pk
 
 
 def _ann_to_move(table: Table, world: World) -> Table:
@@ -177,7 +183,7 @@ def ann_move(world: World) -> dict[str, Any]:
     return {"action": action, "version": table.version, "client_id": "authz-matrix"}
 
 
-_SNAPSHOT_APPS = ("accounts", "authtoken", "games", "ratings", "tournaments")
+_SNAPSHOT_APPS = ("accounts", "authtoken", "chat", "games", "ratings", "tournaments")
 
 
 def snapshot() -> dict[str, list[tuple[Any, ...]]]:

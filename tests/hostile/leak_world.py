@@ -142,8 +142,25 @@ def read_all(world: World, game: Game) -> None:
     if game.actions % (3 * READ_EVERY) == 0:
         for person in (readers[game.actions % 4], world.watcher, world.anon):
             rec.page(person, f"/tables/{table_id}/")
+    talk(world, game, readers)
     if game.actions % (4 * READ_EVERY) == 0:
         read_event(world, readers[game.actions % len(readers)])
+
+
+def talk(world: World, game: Game, readers: list[Person]) -> None:
+    """A player says something at the table and the watcher on the rail (their words name no
+    card: the scan is of what the server adds), then everyone reads both rooms' history. The
+    messages reach every table socket, which opened with ``?chat=1``."""
+    rec, table_id = world.recorder, game.table_id
+    rooms = f"/api/chat/rooms/table:{table_id}:"
+    speaker = world.players[sorted(game.seated)[game.actions % len(game.seated)]]
+    rec.api(
+        speaker, rooms + "players/messages/", post={"text": f"well played, move {game.actions}"}
+    )
+    rec.api(world.watcher, rooms + "spectators/messages/", post={"text": "what a game"})
+    for person in readers:
+        for name in ("players", "spectators"):
+            rec.api(person, f"{rooms}{name}/messages/")
 
 
 def read_event(world: World, person: Person) -> None:

@@ -28,7 +28,8 @@ from accounts.services import user_register
 from config.asgi import application
 from tests.hostile.leaks import Received
 
-TABLE_PATH = re.compile(r"^/(?:api/)?tables/(\d+)/")
+# A table's own paths, and its chat rooms' (``/api/chat/rooms/table:{id}:players/...``).
+TABLE_PATH = re.compile(r"^/(?:api/)?tables/(\d+)/|^/api/chat/rooms/table:(\d+):")
 TIMEOUT = 30.0  # seconds a frame may take; generous for a loaded CI machine, never reached
 PASSWORD = "correct-horse-battery-staple"
 
@@ -64,7 +65,7 @@ class Socket:
 
     def __init__(self, recorder: Recorder, person: Person, path: str, table_id: int | None):
         self.recorder, self.person, self.path, self.table_id = recorder, person, path, table_id
-        query = f"?token={person.token}" if person.token else ""
+        query = f"{'&' if '?' in path else '?'}token={person.token}" if person.token else ""
         self.comm = WebsocketCommunicator(application, path + query)
         self.frames: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None  # the last state frame
@@ -245,9 +246,10 @@ def _is_table(body: Any) -> bool:
 
 
 def _table_of(path: str) -> int | None:
-    """The table of ``/api/tables/{id}/...`` or ``/tables/{id}/``, None for other paths."""
+    """The table of ``/api/tables/{id}/...``, ``/tables/{id}/`` or one of its chat rooms, None
+    for other paths."""
     found = TABLE_PATH.match(path)
-    return int(found.group(1)) if found else None
+    return int(found.group(1) or found.group(2)) if found else None
 
 
 def _table_id(path: str) -> int:

@@ -137,6 +137,31 @@ MATRIX: list[Row] = [
         staff=404,
         root=404,
     ),
+    # --- chat (docs/chat.md): ann plays at t_event, hugo organizes its event ---
+    row("GET /api/chat/rooms/table:{t_event}:players/messages/", everyone=200),
+    row("GET /api/chat/rooms/table:{t_event}:spectators/messages/", everyone=200, player=403),
+    row(
+        "POST /api/chat/rooms/table:{t_event}:players/messages/",
+        b.say,
+        anon=401,
+        logged=403,
+        player=201,
+    ),
+    row(
+        "POST /api/chat/rooms/table:{t_event}:spectators/messages/",
+        b.say,
+        anon=401,
+        logged=201,
+        player=403,
+    ),
+    row("PUT /api/chat/rooms/table:{t_event}:players/", b.fixed(enabled=False), **_ORG),
+    row("DELETE /api/chat/messages/{chat_message}/", **{**_ORG, "organizers": 204}),
+    row("GET /api/chat/rooms/event:{draft_id}/messages/", **_HIDDEN),
+    row("POST /api/chat/rooms/event:{running_id}/messages/", b.say, anon=401, logged=201),
+    row("PUT /api/chat/rooms/event:{running_id}/", b.fixed(enabled=False), **_ORG),
+    row("GET /api/chat/mutes/", anon=401, logged=200),
+    row("POST /api/chat/mutes/", b.fixed(user="bob"), anon=401, logged=200),
+    row("DELETE /api/chat/mutes/bob/", anon=401, logged=200),
     # --- pages ---
     row("GET /", everyone=200),
     row("GET /healthz", everyone=200),
@@ -283,7 +308,8 @@ def _request(world: World, entry: Row, role: str) -> Any:
     if entry.method == "GET":
         return client.get(path, headers=headers)
     if entry.kind == "api":
-        return client.post(path, body, content_type="application/json", headers=headers)
+        data = json.dumps(body)
+        return client.generic(entry.method, path, data, "application/json", headers=headers)
     filled = {k: str(v).format(**b.params(world)) for k, v in body.items()}
     return client.post(path, filled, headers=headers)
 

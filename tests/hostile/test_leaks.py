@@ -118,7 +118,7 @@ async def seat(world: World, table_id: int) -> Game:
     rec = world.recorder
     _, version, _, names = await db(read_table)(table_id)
     rec.versions[table_id] = version
-    path = f"/ws/tables/{table_id}/"
+    path = f"/ws/tables/{table_id}/?chat=1"  # the table's chat too
     seated = {n: await rec.socket(world.players[n], path, table_id) for n in names}
     watching = [await rec.socket(p, path, table_id) for p in (world.watcher, world.anon)]
     bots = {n: GreedyBot(seed=world.rng.randrange(2**32), skill=0.8) for n in names}
@@ -219,7 +219,7 @@ async def test_no_client_ever_receives_what_it_must_not_see() -> None:
     try:
         with rec.logs():
             for person in (world.watcher, world.anon):
-                await rec.socket(person, f"/ws/events/{world.event.slug}/")
+                await rec.socket(person, f"/ws/events/{world.event.slug}/?chat=1")
             games = await play(world)
             await db(final_reads)(world)
     finally:
@@ -236,6 +236,7 @@ async def test_no_client_ever_receives_what_it_must_not_see() -> None:
     kinds = {"start", "deal", "action", "timeout", "pause", "resume", "withdraw"}
     assert kinds <= await db(logged_kinds)(world.event)
     assert_covered(world, truth, games)
+    assert_chat_covered(rec.items, truth)
     assert_planted_leaks_are_found(rec.items, truth)
 
 
@@ -275,6 +276,34 @@ def assert_covered(world: World, truth: dict[int, TableTruth], games: list[Game]
     )
     summaries = [i for i in items if not i.text and i.log_of is None and split_finished(i.body)[1]]
     assert summaries, "no payload carried a finished hand's summary (last_hand)"
+
+
+def assert_chat_covered(items: list[Received], truth: dict[int, TableTruth]) -> None:
+    """Chat was scanned while games ran: its frames on the table sockets (each player, the
+    watcher, the visitor), its histories on connect and over REST, for both rooms; and a card of
+    the stock planted in a spectator's chat frame is caught."""
+
+    def running(i: Received) -> bool:
+        return len(i.at) == 1 and not truth[_only(i.at)].finished_at(i.at[_only(i.at)])
+
+    chat = [i for i in items if isinstance(i.body, dict) and i.body.get("type") == "chat"]
+    live = [i for i in chat if running(i)]
+    assert {i.viewer for i in live} >= {"watcher", None, *NAMES[:4]}, "chat frames not seen"
+    assert {i.body["room"] for i in live} == {"players", "spectators"}
+    # and no player heard the rail while their game ran
+    assert not [i for i in live if i.body["room"] == "spectators" and i.viewer in NAMES]
+    histories = [i for i in items if i.what.endswith("chat_history") and running(i)]
+    answers = [i for i in items if i.what.startswith("GET /api/chat/") and i.what.endswith(" 200")]
+    assert histories and any(running(i) and i.body["messages"] for i in answers)
+    frame = next(
+        i
+        for i in live
+        if i.viewer == "watcher" and truth[_only(i.at)].positions[i.at[_only(i.at)]].stock
+    )
+    card = sorted(truth[_only(frame.at)].positions[frame.at[_only(frame.at)]].stock)[0]
+    message = {**frame.body["message"], "text": f"psst: {card}"}
+    planted = Received("watcher", "planted", {**frame.body, "message": message}, frame.at)
+    assert leaks(planted, truth) == [f"planted to watcher: card {card}"]
 
 
 def assert_planted_leaks_are_found(items: list[Received], truth: dict[int, TableTruth]) -> None:
