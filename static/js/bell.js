@@ -28,5 +28,10 @@ function onMessage(data) {
 
 if (bell) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  connect(`${scheme}://${location.host}${bell.dataset.socket}`, { onMessage, onStatus() {} });
+  connect(`${scheme}://${location.host}${bell.dataset.socket}`, {
+    onMessage,
+    onStatus(open) {
+      bell.dataset.connected = String(open);
+    },
+  });
 }
