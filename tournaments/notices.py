@@ -59,9 +59,20 @@ def notify_starting_soon(now: datetime, minutes: int) -> int:
     for event in events:
         assert event.starts_at is not None
         left = max(1, round((event.starts_at - now).total_seconds() / 60))
-        for entry in event.entries.filter(status__in=EXPECTED).select_related("user"):
+        # Those told already are left out here, so the sweeps after the first cost one query
+        # per event; ``notify``'s key still settles two sweeps that overlap.
+        untold = (
+            event.entries.filter(status__in=EXPECTED)
+            .exclude(user__notifications__key=_starts_key(event))
+            .select_related("user")
+        )
+        for entry in untold:
             told += _tell_starting(event, entry, left)
     return told
+
+
+def _starts_key(event: Tournament) -> str:
+    return f"starts:{event.pk}"
 
 
 def _tell_starting(event: Tournament, entry: Entry, minutes: int) -> int:
@@ -73,6 +84,6 @@ def _tell_starting(event: Tournament, entry: Entry, minutes: int) -> int:
         kind=Kind.STARTS_SOON,
         text=text,
         link=event.get_absolute_url(),
-        key=f"starts:{event.pk}",
+        key=_starts_key(event),
     )
     return made is not None

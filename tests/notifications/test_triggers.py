@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
+from config.celery import app as celery_app
 from games import rematch
 from notifications.models import Kind, Notification
 from tests.games.finished import finished_table
@@ -20,7 +21,7 @@ from tests.tournaments.factories import FOUR, make_event, round_of, staff, start
 from tournaments.models import Entry
 from tournaments.organizer import round_start
 from tournaments.services import event_open_check_in
-from tournaments.tasks import events_due, remind_starting
+from tournaments.tasks import REMIND_STARTING, events_due, remind_starting
 
 pytestmark = pytest.mark.django_db
 
@@ -109,6 +110,12 @@ def test_the_ten_minute_sweep_tells_each_entrant_once() -> None:
     assert len(ann) == 1 and ann[0].link == f"/events/{soon.slug}/"
     assert ann[0].text.startswith("Soon starts in ")
     assert not [n for n in notices_of("cid") if n.kind == Kind.STARTS_SOON]
+
+
+def test_the_sweeps_task_is_registered_under_its_beat_name(settings: Any) -> None:
+    entry = settings.CELERY_BEAT_SCHEDULE["events-starting-soon"]
+    assert entry["task"] == REMIND_STARTING
+    assert celery_app.tasks[entry["task"]].name == REMIND_STARTING
 
 
 def test_the_sweep_reminds_an_entrant_who_has_not_checked_in(settings: Any) -> None:
