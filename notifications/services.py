@@ -60,7 +60,8 @@ def _check(kind: str, text: str, link: str, key: str) -> None:
         raise NotificationError(BAD_REQUEST, f"kind: one of {', '.join(Kind.values)}")
     if not 1 <= len(text) <= TEXT_MAX:
         raise NotificationError(BAD_REQUEST, f"text: 1 to {TEXT_MAX} characters")
-    if not link.startswith("/") or link.startswith("//") or len(link) > LINK_MAX:
+    # A path only: "//host", or "/\host" (browsers read a backslash as "/"), leads off the site.
+    if not link.startswith("/") or link[1:2] in ("/", "\\") or len(link) > LINK_MAX:
         raise NotificationError(BAD_REQUEST, "link: a path on this site, starting with /")
     if not 1 <= len(key) <= KEY_MAX:
         raise NotificationError(BAD_REQUEST, f"key: 1 to {KEY_MAX} characters")

@@ -105,6 +105,7 @@ def test_two_at_once_make_one_notice_and_tell_it_once(box: Outbox) -> None:
         ({"text": "x" * 301}, "text"),
         ({"link": "https://elsewhere.example/"}, "link"),
         ({"link": "//elsewhere.example/"}, "link"),
+        ({"link": "/\\elsewhere.example/"}, "link"),
         ({"key": ""}, "key"),
     ],
 )
