@@ -1,19 +1,21 @@
 """Notifications in the browser, on the real ASGI server: a rematch offer raises the other
 player's bell without a reload (on the table page, at phone width too, where the header must
-still fit), the notifications page (each notice leads to its target, "mark all read" clears
+still fit), so does a round's start (its notice leads to the player's table), the
+notifications page (each notice leads to its target, "mark all read" clears
 the bell), and the email settings saved. No CSP violation on the way. Screenshots go to
 /tmp/shots-notify/ (or SHOTS_NOTIFY_DIR)."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
-from notifications.models import Kind
+from notifications.models import Kind, Notification
 from notifications.selectors import email_settings
 from notifications.services import notify
 from tests.browser.pages import PageFactory, log_in
@@ -21,6 +23,8 @@ from tests.browser.test_csp import RECORD_VIOLATIONS, violations
 from tests.browser.test_table_play import DESKTOP, PHONE, open_table
 from tests.games.finished import finished_table
 from tests.games.tables import players
+from tests.tournaments.factories import FOUR, make_event, staff
+from tournaments.services import event_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -120,3 +124,23 @@ def test_the_notifications_page_and_the_settings(
 
 def tell(user: User, kind: Kind, text: str, link: str) -> None:
     notify(user=user, kind=kind, text=text, link=link, key=f"{kind}:{text}")
+
+
+def test_a_round_start_raises_the_bell_and_the_notice_leads_to_the_table(
+    new_page: PageFactory, asgi_server: str
+) -> None:
+    director = staff()
+    event = make_event(director, status="check_in", players=FOUR, name="Spring cup")
+    page = new_page(viewport=DESKTOP)
+    log_in(page, asgi_server, User.objects.get(username="ann"))
+    page.goto(f"{asgi_server}/events/{event.slug}/")
+    expect(page.locator("#bell")).to_have_attribute("data-connected", "true")
+    expect(page.locator("#bell-count")).to_have_text("1")  # check-in opened
+
+    event_start(event_id=event.pk, actor=director)  # round 1's tables open
+    expect(page.locator("#bell-count")).to_have_text("2")
+    table = Notification.objects.get(user__username="ann", kind=Kind.TABLE_READY).link
+    page.locator("#bell").click()
+    page.get_by_role("link", name=re.compile(r"Spring cup, .*: your table is ready")).click()
+    expect(page).to_have_url(asgi_server + table)
+    expect(page.locator("#hand button.card").first).to_be_visible()  # ann's seat at her table
