@@ -19,7 +19,7 @@ class Outbox:
     in order, across threads."""
 
     pushed: list[int] = field(default_factory=list)
-    unread: list[tuple[int, int]] = field(default_factory=list)
+    unread: list[int] = field(default_factory=list)
     queued: list[int] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -29,7 +29,7 @@ class Outbox:
 
     def push_unread(self, user_id: int) -> None:
         with self.lock:
-            self.unread.append((user_id, user_id))
+            self.unread.append(user_id)
 
     def send(self, name: str, args: tuple[Any, ...]) -> None:
         with self.lock:
