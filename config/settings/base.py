@@ -256,18 +256,22 @@ def _smtp(**options: object) -> dict[str, object]:
     return {"BACKEND": SMTP_BACKEND, "OPTIONS": {**options, "timeout": EMAIL_TIMEOUT_SECONDS}}
 
 
+def smtp_mailer_from_env() -> dict[str, object]:
+    """The SMTP mailer of EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and
+    EMAIL_USE_TLS (production.py uses it too)."""
+    return _smtp(
+        host=env("EMAIL_HOST", default="localhost"),
+        port=env.int("EMAIL_PORT", default=25),
+        username=env("EMAIL_HOST_USER", default=""),
+        password=env("EMAIL_HOST_PASSWORD", default=""),
+        use_tls=env.bool("EMAIL_USE_TLS", default=False),
+    )
+
+
 if EMAIL_URL:
     MAILERS = {"default": _mailer(EMAIL_URL)}
 elif SERVICE_MODE == "full":
-    MAILERS = {
-        "default": _smtp(
-            host=env("EMAIL_HOST", default="localhost"),
-            port=env.int("EMAIL_PORT", default=25),
-            username=env("EMAIL_HOST_USER", default=""),
-            password=env("EMAIL_HOST_PASSWORD", default=""),
-            use_tls=env.bool("EMAIL_USE_TLS", default=False),
-        )
-    }
+    MAILERS = {"default": smtp_mailer_from_env()}
 else:
     MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Rummy 500 <noreply@localhost>")
