@@ -16,9 +16,10 @@ from games import rematch
 from notifications.models import Kind, Notification
 from tests.games.finished import finished_table
 from tests.games.tables import players
-from tests.notifications.helpers import notices_of
+from tests.notifications.helpers import notices_of, race
 from tests.tournaments.factories import FOUR, make_event, round_of, staff, started_event
 from tournaments.models import Entry
+from tournaments.notices import notify_starting_soon
 from tournaments.organizer import round_start
 from tournaments.services import event_open_check_in
 from tournaments.tasks import REMIND_STARTING, events_due, remind_starting
@@ -110,6 +111,16 @@ def test_the_ten_minute_sweep_tells_each_entrant_once() -> None:
     assert len(ann) == 1 and ann[0].link == f"/events/{soon.slug}/"
     assert ann[0].text.startswith("Soon starts in ")
     assert not [n for n in notices_of("cid") if n.kind == Kind.STARTS_SOON]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_tell_each_entrant_once() -> None:
+    director = staff()
+    now = timezone.now()
+    make_event(director, status="check_in", players=FOUR, starts_at=now + timedelta(minutes=5))
+    told = race([lambda: notify_starting_soon(now, 10), lambda: notify_starting_soon(now, 10)])
+    assert all(isinstance(n, int) for n in told) and sum(told) == 4, told  # however they split
+    assert Notification.objects.filter(kind=Kind.STARTS_SOON).count() == 4
 
 
 def test_the_sweeps_task_is_registered_under_its_beat_name(settings: Any) -> None:
