@@ -6,7 +6,8 @@ runs in one transaction holding the old table's row lock, so when the last two a
 together one of them finds everyone accepted and makes the new table, and the other finds it
 made: exactly one new table (``Rematch.next_table`` is one to one besides). Each answer pushes
 the old table after commit, so every page open on it sees the offer change, and goes to the new
-table when ``rematch.table`` names it.
+table when ``rematch.table`` names it. The answer that opens the offer (an accept) tells the
+other players by a notice (``notifications``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
@@ -27,6 +29,8 @@ from games.game_over import is_event_table, rematch_status
 from games.models import Rematch, Seat, Table
 from games.payloads import RematchStatus
 from games.record import lock_table, start_game
+from notifications.models import Kind
+from notifications.services import notify
 
 
 def rematch_refusal(table: Table, user: User, seated: Sequence[int]) -> TableError | None:
@@ -62,7 +66,9 @@ def table_rematch(*, table_id: int, user: User, accept: object) -> Table:
         seated = [s.user_id for s in players]
         refuse(rematch_refusal(table, user, seated))
         now = timezone.now()
-        rematch = _offer(table, now)
+        rematch, opened = _offer(table, now)
+        if opened and accept:
+            _tell_offered(table, user, [s.user for s in players])
         if _answer(rematch, user.username, accept, now):
             if len(rematch.accepted) == len(players):
                 rematch.next_table = _new_table(table, [s.user for s in players])
@@ -71,14 +77,26 @@ def table_rematch(*, table_id: int, user: User, accept: object) -> Table:
     return table
 
 
-def _offer(table: Table, now: datetime) -> Rematch:
-    """The table's offer, opened now if nobody has answered yet (then its expiry is pushed)."""
+def _offer(table: Table, now: datetime) -> tuple[Rematch, bool]:
+    """The table's offer, and whether it opens now (nobody has answered yet: then its expiry
+    is pushed)."""
     rematch = Rematch.objects.filter(table=table).first()
-    if rematch is None:
-        expires = now + timedelta(seconds=settings.REMATCH_SECONDS)
-        rematch = Rematch(table=table, expires_at=expires)
-        timers.on_commit_rematch_expiry(table.pk, expires)
-    return rematch
+    if rematch is not None:
+        return rematch, False
+    expires = now + timedelta(seconds=settings.REMATCH_SECONDS)
+    timers.on_commit_rematch_expiry(table.pk, expires)
+    return Rematch(table=table, expires_at=expires), True
+
+
+def _tell_offered(table: Table, offerer: User, players: list[User]) -> None:
+    """The offer is made: tell the other players (one notice each per table)."""
+    link = reverse("games:table", args=[table.pk])
+    text = f"{offerer.username} offers you a rematch of table {table.pk}."
+    for other in players:
+        if other.pk != offerer.pk:
+            notify(
+                user=other, kind=Kind.REMATCH_OFFER, text=text, link=link, key=f"rematch:{table.pk}"
+            )
 
 
 def _answer(rematch: Rematch, name: str, accept: bool, now: datetime) -> bool:

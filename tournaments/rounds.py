@@ -22,6 +22,7 @@ from tournaments.format_inputs import entrants_of, gone_of, played_of, settings_
 from tournaments.formats import PlayedRound, get_format
 from tournaments.locks import lock_event
 from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
+from tournaments.notices import notify_table_ready
 from tournaments.push import on_commit_event
 
 Status = Tournament.Status
@@ -68,8 +69,9 @@ def start_round(event: Tournament, round_: Round) -> None:
     for table in round_.tables.all():
         seated = [pid for pid in table.players if pid in active]
         if len(seated) >= 2 and event.online:
+            players = [active[pid].user for pid in seated]
             table.table = table_open_for(
-                players=[active[pid].user for pid in seated],
+                players=players,
                 ruleset=event.ruleset,
                 overrides=event.overrides,
                 turn_seconds=event.turn_seconds,
@@ -78,6 +80,7 @@ def start_round(event: Tournament, round_: Round) -> None:
                 club=event.club,
             )
             table.save(update_fields=["table"])
+            notify_table_ready(event, round_, table, players)
         elif len(seated) < 2:
             record(table, dict.fromkeys(seated, (1, 0, False)))
     advance_if_done(event, round_)

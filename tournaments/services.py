@@ -32,6 +32,7 @@ from tournaments.formats import (
 )
 from tournaments.locks import lock_event
 from tournaments.models import AuditEntry, Entry, Tournament
+from tournaments.notices import notify_check_in_open
 from tournaments.refusals import (
     cancel_refusal,
     close_window_refusal,
@@ -140,9 +141,16 @@ def _free_slug(name: str) -> str:
     return slug
 
 
-def _move(event_id: int, actor: User | None, refusal: Refusal, to: str) -> Tournament:
+def _move(
+    event_id: int,
+    actor: User | None,
+    refusal: Refusal,
+    to: str,
+    then: Callable[[Tournament], None] | None = None,
+) -> Tournament:
     """Move the event on to ``to`` unless ``refusal`` says why not (already there: a no-op);
-    ``actor`` None is the event's own schedule (``tournaments.tasks``)."""
+    ``actor`` None is the event's own schedule (``tournaments.tasks``). ``then`` runs after the
+    move, in its transaction (not after a no-op)."""
     with transaction.atomic():
         event = lock_event(event_id)
         if actor is not None:
@@ -157,6 +165,8 @@ def _move(event_id: int, actor: User | None, refusal: Refusal, to: str) -> Tourn
             fields.append("published_at")
         event.save(update_fields=fields)
         audit(event, actor, Action(to), {})
+        if then is not None:
+            then(event)
         return event
 
 
@@ -166,8 +176,9 @@ def event_open_registration(*, event_id: int, actor: User | None) -> Tournament:
 
 
 def event_open_check_in(*, event_id: int, actor: User | None) -> Tournament:
-    """``registration`` to ``check_in`` (registration closes). :raises EventError:"""
-    return _move(event_id, actor, open_check_in_refusal, Status.CHECK_IN)
+    """``registration`` to ``check_in`` (registration closes); every entrant is told (one
+    notice each, ``tournaments.notices``). :raises EventError:"""
+    return _move(event_id, actor, open_check_in_refusal, Status.CHECK_IN, notify_check_in_open)
 
 
 def event_close_window(*, event_id: int, actor: User) -> Tournament:

@@ -6,11 +6,13 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from config.errors import ServiceError
 from tournaments.models import Tournament
+from tournaments.notices import notify_starting_soon
 from tournaments.services import (
     event_cancel,
     event_open_check_in,
@@ -21,11 +23,19 @@ from tournaments.services import (
 logger = logging.getLogger(__name__)
 
 RUN_SCHEDULE = "tournaments.tasks.run_schedule"
+REMIND_STARTING = "tournaments.tasks.remind_starting"
 
 
 @shared_task(name=RUN_SCHEDULE, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
 def run_schedule() -> dict[str, int]:
     return events_due()
+
+
+@shared_task(name=REMIND_STARTING, autoretry_for=(OperationalError, InterfaceError), max_retries=3)
+def remind_starting() -> int:
+    """Beat's sweep: entrants of events starting within ``EVENT_REMINDER_MINUTES`` are told,
+    once each (the notice's key makes an overlapping sweep a no-op)."""
+    return notify_starting_soon(timezone.now(), settings.EVENT_REMINDER_MINUTES)
 
 
 def events_due() -> dict[str, int]:

@@ -87,6 +87,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 # {{ csp_nonce }}: the one inline block we serve (the API docs page) carries it.
                 "django.template.context_processors.csp",
+                # {{ notifications_unread }}: the bell's count in the header.
+                "notifications.context_processors.unread",
             ],
         },
     },
@@ -215,7 +217,69 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": EVENTS_SCHEDULE_SECONDS,
         "options": {"expires": EVENTS_SCHEDULE_SECONDS},
     },
+    # Entrants are told their event starts in ten minutes, once each (tournaments.notices).
+    "events-starting-soon": {
+        "task": "tournaments.tasks.remind_starting",
+        "schedule": EVENTS_SCHEDULE_SECONDS,
+        "options": {"expires": EVENTS_SCHEDULE_SECONDS},
+    },
 }
+
+# --- Email (notifications) ---------------------------------------------------------------------
+# Notices are also mailed (by a Celery task, notifications.tasks), through Django's MAILERS.
+# Embedded mode prints them on the console; full mode sends by SMTP, set either as one URL
+# (EMAIL_URL, django-environ's form: smtp://user:password@host:25, smtp+tls://... for STARTTLS,
+# smtp+ssl://... for TLS from the start, consolemail:// to print) or by its parts (EMAIL_HOST,
+# EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD, EMAIL_USE_TLS). EMAIL_URL wins when set.
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+# Seconds an SMTP call may take before the task fails (it is retried later).
+EMAIL_TIMEOUT_SECONDS = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
+EMAIL_URL = env("EMAIL_URL", default="")
+
+
+def _mailer(url: str) -> dict[str, object]:
+    """MAILERS' entry for an email URL (django-environ's parsing, Django 6.1's shape)."""
+    parsed = environ.Env.email_url_config(url)
+    if parsed["EMAIL_BACKEND"] != SMTP_BACKEND:
+        return {"BACKEND": parsed["EMAIL_BACKEND"]}
+    return _smtp(
+        host=parsed["EMAIL_HOST"] or "localhost",
+        port=parsed["EMAIL_PORT"] or 25,
+        username=parsed["EMAIL_HOST_USER"] or "",
+        password=parsed["EMAIL_HOST_PASSWORD"] or "",
+        use_tls=bool(parsed.get("EMAIL_USE_TLS")),
+        use_ssl=bool(parsed.get("EMAIL_USE_SSL")),
+    )
+
+
+def _smtp(**options: object) -> dict[str, object]:
+    return {"BACKEND": SMTP_BACKEND, "OPTIONS": {**options, "timeout": EMAIL_TIMEOUT_SECONDS}}
+
+
+def smtp_mailer_from_env() -> dict[str, object]:
+    """The SMTP mailer of EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD and
+    EMAIL_USE_TLS (production.py uses it too)."""
+    return _smtp(
+        host=env("EMAIL_HOST", default="localhost"),
+        port=env.int("EMAIL_PORT", default=25),
+        username=env("EMAIL_HOST_USER", default=""),
+        password=env("EMAIL_HOST_PASSWORD", default=""),
+        use_tls=env.bool("EMAIL_USE_TLS", default=False),
+    )
+
+
+if EMAIL_URL:
+    MAILERS = {"default": _mailer(EMAIL_URL)}
+elif SERVICE_MODE == "full":
+    MAILERS = {"default": smtp_mailer_from_env()}
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="Rummy 500 <noreply@localhost>")
+# Where the site is, as its players reach it: emails carry absolute links and a Celery task has
+# no request to read the host from.
+SITE_URL = env("SITE_URL", default="http://localhost:8000")
+# Entrants of an event that starts within this many minutes are told once (tournaments.tasks).
+EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 
 # --- WebSocket rate limit ------------------------------------------------------------------------
 # Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,

@@ -32,6 +32,11 @@ CSRF_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
 CSRF_COOKIE_SAMESITE = "Lax"
 
+# A deployment sends its emails, even on the embedded database: SMTP from the environment
+# unless EMAIL_URL names the mailer (check --deploy refuses the console's, mail.E001).
+if not EMAIL_URL:
+    MAILERS = {"default": smtp_mailer_from_env()}
+
 # Filled by `collectstatic` when the image is built (Dockerfile).
 STATIC_ROOT = env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))
 WHITENOISE_USE_FINDERS = False

@@ -42,3 +42,7 @@ else:
 # Threads of the live servers in browser tests close their connections after each request, so
 # the test database can be dropped at the end of the run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+# Emails stay in memory (``django.core.mail.outbox``), in worker processes the tests start too.
+MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}
+SITE_URL = "https://rummy.example"

@@ -355,6 +355,30 @@ def _cancel(w: World) -> Any:
     return api(w.director).post(event_url(spring(), "cancel/"), body, format="json")
 
 
+# --- Notifications (the world's event and rematch made some) ----------------------------------
+
+
+@case("notifications_list")
+def _notifications(w: World) -> Any:
+    return api("bob").get("/api/notifications/?limit=5")
+
+
+@case("notifications_read")
+def _notifications_read(w: World) -> Any:
+    return api("bob").post("/api/notifications/read/", {"all": True}, format="json")
+
+
+@case("notifications_settings")
+def _notifications_settings(w: World) -> Any:
+    return api("bob").get("/api/notifications/settings/")
+
+
+@case("notifications_settings_update")
+def _notifications_settings_update(w: World) -> Any:
+    body = {"email": {"rematch_offer": False}}
+    return api("bob").put("/api/notifications/settings/", body, format="json")
+
+
 # --- The tests --------------------------------------------------------------------------------
 
 
