@@ -113,6 +113,8 @@ class Stack:
             .get("CONFIG", {})
             .get("prefix", ""),
             finalize_hook.LOG_ENV: str(self.hook_log),
+            # Notices' emails go nowhere: the full settings would try SMTP on localhost:25.
+            "EMAIL_URL": "dummymail://",
             **env,
         }
         name = f"clocktest-{uuid.uuid4().hex[:8]}@localhost"
