@@ -7,9 +7,11 @@ the ASGI module stays the only place that wires protocols together.
 from django.urls import URLPattern, URLResolver
 
 from games.routing import websocket_urlpatterns as games_websocket_urlpatterns
+from lobby.routing import websocket_urlpatterns as lobby_websocket_urlpatterns
 from tournaments.routing import websocket_urlpatterns as tournaments_websocket_urlpatterns
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *games_websocket_urlpatterns,
     *tournaments_websocket_urlpatterns,
+    *lobby_websocket_urlpatterns,
 ]

@@ -15,6 +15,7 @@ urlpatterns = [
     path("api/", include("games.api_urls")),
     path("api/", include("ratings.api_urls")),
     path("api/", include("tournaments.api_urls")),
+    path("api/", include("lobby.api_urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),
