@@ -15,6 +15,7 @@ class PoolOutput(TypedDict):
     seats: int
     turn_seconds: int
     key: Annotated[str, Doc("A short name, ruleset-seats-turn_seconds")]
+    label: Annotated[str, Doc("For people: Standard · 4 players · 30 s")]
     waiting: Annotated[int, Doc("Players waiting in this pool now")]
     playing: Annotated[int, Doc("Players at tables in play that this pool made")]
 

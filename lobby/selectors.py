@@ -8,7 +8,7 @@ from typing import Any
 from django.urls import reverse
 
 from accounts.models import User
-from games.models import Seat, Table
+from games.models import RuleSet, Seat, Table
 from lobby.models import PoolEntry
 from lobby.payloads import PoolMeOutput, PoolNameOutput, PoolOutput
 from lobby.pools import POOLS, Pool
@@ -42,9 +42,14 @@ def pool_counts() -> list[PoolOutput]:
             status=PoolEntry.Status.MATCHED, table__status=Table.Status.PLAYING
         ).values_list(*fields)
     )
+    names = dict(
+        RuleSet.objects.filter(slug__in={p.ruleset for p in POOLS}).values_list("slug", "name")
+    )
     return [
         {
             **pool_name(pool),
+            "label": f"{names.get(pool.ruleset, pool.ruleset)} · {pool.seats} players · "
+            f"{pool.turn_seconds} s",
             "waiting": waiting[(pool.ruleset, pool.seats, pool.turn_seconds)],
             "playing": playing[(pool.ruleset, pool.seats, pool.turn_seconds)],
         }

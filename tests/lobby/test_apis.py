@@ -27,7 +27,13 @@ def test_the_pools_are_listed_with_their_counts_to_anyone() -> None:
     answer = api().get("/api/pools/")
     assert answer.status_code == 200
     four = next(p for p in answer.json() if p["key"] == "standard-4-30")
-    assert four == {**STANDARD_4, "key": "standard-4-30", "waiting": 1, "playing": 0}
+    assert four == {
+        **STANDARD_4,
+        "key": "standard-4-30",
+        "label": "Standard · 4 players · 30 s",
+        "waiting": 1,
+        "playing": 0,
+    }
     assert {(p["seats"], p["turn_seconds"]) for p in answer.json()} >= {(2, 30), (3, 30), (4, 30)}
 
 
