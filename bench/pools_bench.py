@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT))
 
 # The repository root is on the path only now (E402).
 from bench.tables import (  # noqa: E402
+    free_port,
     fresh_database,
     fresh_redis,
-    free_port,
     server,
     service_env,
     unreachable,
@@ -79,8 +79,7 @@ def ms_figures(values: list[float]) -> dict[str, Any]:
 def waiters(count: int, seed: int, waited: bool = True) -> list[Waiter]:
     rng = random.Random(seed)
     return [
-        Waiter(i, rng.gauss(1500, 250), rng.uniform(0, 90) if waited else 0.0)
-        for i in range(count)
+        Waiter(i, rng.gauss(1500, 250), rng.uniform(0, 90) if waited else 0.0) for i in range(count)
     ]
 
 
