@@ -61,7 +61,7 @@ def table_filter(params: dict[str, str]) -> TableFilter:
     seats: int | None = None
     if params.get("seats"):
         text = params["seats"]
-        if not text.isdigit() or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
+        if not (text.isascii() and text.isdigit()) or not MIN_PLAYERS <= int(text) <= MAX_PLAYERS:
             raise TableError(BAD_REQUEST, f"seats: a number from {MIN_PLAYERS} to {MAX_PLAYERS}")
         seats = int(text)
     rated: bool | None = None

@@ -16,6 +16,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
+from django.urls import reverse
 
 from config.errors import BAD_REQUEST, error_frame
 from config.unavailable import is_unavailable, unavailable_error
@@ -86,7 +87,8 @@ class LobbyConsumer(RateLimitedConsumer):
 
     async def lobby_matched(self, message: dict[str, Any]) -> None:
         table = message["table"]
-        await self.send_json({"type": "matched", "table": table, "url": f"/tables/{table}/"})
+        url = reverse("games:table", args=[table])
+        await self.send_json({"type": "matched", "table": table, "url": url})
 
     async def lobby_me(self, message: dict[str, Any]) -> None:
         await self.send_json({"type": "me", "me": message["me"]})

@@ -119,7 +119,7 @@ def test_the_tables_list_filters_newest_first() -> None:
     assert Table.objects.count() == 4
 
 
-@pytest.mark.parametrize("query", ["status=lost", "seats=9", "seats=two", "rated=maybe"])
+@pytest.mark.parametrize("query", ["status=lost", "seats=9", "seats=two", "seats=²", "rated=maybe"])
 def test_bad_filters_are_refused(query: str) -> None:
     answer = api().get(f"/api/tables/?{query}")
     assert answer.status_code == 400 and answer.json()["error"] == "bad_request"
