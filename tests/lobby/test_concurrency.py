@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from games.models import RuleSet, Seat, Table
+from games.models import Seat, Table
 from lobby import services
 from lobby.models import PoolEntry
 from tests.lobby.factories import STANDARD_2, STANDARD_3, STANDARD_4, rated
@@ -26,13 +26,6 @@ from tests.lobby.factories import STANDARD_2, STANDARD_3, STANDARD_4, rated
 pytestmark = pytest.mark.django_db(transaction=True)
 
 POOLS = [STANDARD_2, STANDARD_3, STANDARD_4]
-
-
-@pytest.fixture(autouse=True)
-def presets(django_db_setup: Any) -> None:
-    """A transactional test flushes the presets a migration made: make the standard one."""
-    if not RuleSet.objects.filter(slug="standard").exists():
-        RuleSet.objects.create(slug="standard", name="Standard", is_preset=True)
 
 
 def at_once(calls: list[Callable[[], Any]], workers: int = 12) -> list[Any]:

@@ -15,7 +15,6 @@ from django.db import connections as databases
 
 from config import push as config_push
 from games import services as table_services
-from games.models import RuleSet
 from lobby import services
 from lobby.models import LobbyPresence
 from tests.games.test_consumers import Person, Socket, headers, opened, person, refused
@@ -37,12 +36,6 @@ def _layer(settings: Any) -> Iterator[None]:
 async def _close_worker_connections() -> AsyncIterator[None]:
     yield
     await database_sync_to_async(databases.close_all)()
-
-
-@pytest.fixture(autouse=True)
-def standard() -> None:
-    # A transactional test's flush removes the presets the migrations made.
-    RuleSet.objects.get_or_create(slug="standard", defaults={"name": "Standard", "is_preset": True})
 
 
 @pytest.fixture

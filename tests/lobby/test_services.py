@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.conf import settings as conf
 from django.utils import timezone
 
 from games import services as table_services
@@ -13,6 +14,7 @@ from lobby import services
 from lobby.errors import ALREADY_SEATED, NOT_OFFERED, PoolError
 from lobby.models import LobbyPresence, PoolEntry
 from lobby.selectors import pool_counts, pool_me
+from lobby.tasks import sweep_pools
 from tests.lobby.factories import STANDARD_2, STANDARD_3, STANDARD_4, rated
 
 pytestmark = pytest.mark.django_db
@@ -168,3 +170,14 @@ def test_the_sweep_matches_every_pool_holding_enough() -> None:
     assert counts("standard-4-30") == (4, 0)
     assert services.pools_sweep(timezone.now() + timedelta(seconds=60)) == 1
     assert counts("standard-4-30") == (0, 4)
+
+
+def test_the_beat_task_sweeps_every_few_seconds() -> None:
+    entry = conf.CELERY_BEAT_SCHEDULE["lobby-sweep-pools"]
+    assert entry["task"] == sweep_pools.name == "lobby.tasks.sweep_pools"
+    assert entry["schedule"] == conf.LOBBY_SWEEP_SECONDS
+    people = [rated(f"p{i}", 1500) for i in range(2)]
+    for person in people:
+        services.pool_join(user=person, **STANDARD_3)
+    PoolEntry.objects.update(joined_at=timezone.now() - timedelta(seconds=5))
+    assert sweep_pools() == 0  # two of three: nothing to seat
