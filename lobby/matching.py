@@ -8,7 +8,10 @@ window of at least one of them: whoever has waited longest vouches for the table
 wait always ends once enough players are there.
 
 ``match`` forms tables closest ratings first: among every acceptable group it takes the one of
-the smallest spread, then again among those left, until no acceptable group remains. Sorted by
+the smallest spread, then again among those left, until no acceptable group remains. Groups
+holding someone who has waited ``WIDEST_AFTER`` come before all others (closest first among
+them too), so a player far from everyone's rating is not left over, wait after wait, while
+newcomers fill closer tables. Sorted by
 rating, an acceptable group exists exactly when some run of ``seats`` neighbours is acceptable
 (the players between a group's lowest and highest are no further apart than they, and any
 run of them holding the voucher is vouched for too), so only runs are considered: a heap of
@@ -86,6 +89,8 @@ def match(waiters: Sequence[Waiter], seats: int) -> list[tuple[int, ...]]:
     []
     >>> match([Waiter(1, 1500, 0), Waiter(2, 1900, 60)], 2)
     [(1, 2)]
+    >>> match([Waiter(1, 1500, 0), Waiter(2, 1510, 0), Waiter(3, 2400, 70)], 2)  # 3 waited long
+    [(2, 3)]
 
     :raises ValueError: ``seats`` below 2, or an id given twice.
     """
@@ -108,19 +113,21 @@ class _Runs:
         self.prev = list(range(-1, n - 1))  # -1: the start
         self.left = [True] * n
         self.windows = [window(w.waited) for w in order]
-        self.heap: list[tuple[float, int, tuple[int, ...]]] = []
+        self.heap: list[tuple[int, float, int, tuple[int, ...]]] = []
         for start in range(n - seats + 1):
             self._offer(tuple(range(start, start + seats)))
 
     def _offer(self, run: tuple[int, ...]) -> None:
         spread = self.order[run[-1]].rating - self.order[run[0]].rating
-        if spread <= max(self.windows[i] for i in run):
-            heapq.heappush(self.heap, (spread, run[0], run))
+        widest = max(self.windows[i] for i in run)
+        if spread <= widest:
+            overdue = 0 if widest == math.inf else 1  # the longest waits go first
+            heapq.heappush(self.heap, (overdue, spread, run[0], run))
 
     def take_all(self) -> list[tuple[int, ...]]:
         tables = []
         while self.heap:
-            _, _, run = heapq.heappop(self.heap)
+            *_, run = heapq.heappop(self.heap)
             if not all(self.left[i] for i in run):
                 continue  # a member already sits elsewhere
             self._remove(run)

@@ -71,3 +71,13 @@ def test_bad_calls_are_refused() -> None:
         match([], 1)
     with pytest.raises(ValueError, match="distinct"):
         match([Waiter(1, 1500, 0), Waiter(1, 1600, 0)], 2)
+
+
+def test_who_has_waited_longest_is_not_left_over() -> None:
+    """Five for a table of four: the far-off player who has waited a minute sits, and one of
+    the newcomers waits for the next table instead."""
+    newcomers = [Waiter(i, 1500 + 10 * i, 0) for i in range(4)]
+    patient = Waiter(9, 2300, WIDEST_AFTER + 5)
+    tables = match([*newcomers, patient], 4)
+    assert len(tables) == 1 and 9 in tables[0]
+    assert match(newcomers, 4) == [(0, 1, 2, 3)]
