@@ -110,6 +110,7 @@ def _match_locked(pool: Pool, now: datetime) -> list[tuple[int, list[int]]]:
     busy = seated_tables([e.user_id for e in entries])
     if busy:  # seated by hand since they joined: out of the pool, never at two tables
         PoolEntry.objects.filter(user_id__in=busy).delete()
+        on_commit_me(list(busy))
         entries = [e for e in entries if e.user_id not in busy]
     waiters = [Waiter(e.user_id, e.rating, (now - e.joined_at).total_seconds()) for e in entries]
     groups = match(waiters, pool.seats)
