@@ -17,6 +17,7 @@ urlpatterns = [
     path("api/", include("tournaments.api_urls")),
     path("api/chat/", include("chat.api_urls")),
     path("api/", include("notifications.api_urls")),
+    path("api/", include("lobby.api_urls")),
     path("", include("games.urls")),
     path("", include("ratings.urls")),
     path("", include("tournaments.urls")),

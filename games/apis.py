@@ -26,7 +26,7 @@ from accounts.auth import signed_in
 from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
 from games import clock_services, payloads, rematch, services
-from games.errors import TableError
+from games.listing import table_filter, tables_listed
 from games.models import Table
 from games.selectors import (
     game_view,
@@ -38,7 +38,6 @@ from games.selectors import (
     table_log,
     table_payload,
     table_replay,
-    tables_with_status,
 )
 
 
@@ -104,15 +103,21 @@ _ERRORS = {
 class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_list",
-        parameters=[OpenApiParameter("status", str, enum=[c for c, _ in Table.Status.choices])],
+        description="Tables newest first: ``status=waiting`` (the default) to join, "
+        "``status=playing`` to watch; the filters narrow them (docs/lobby.md).",
+        parameters=[
+            OpenApiParameter("status", str, enum=[c for c, _ in Table.Status.choices]),
+            OpenApiParameter("ruleset", str, description="A rule set's slug"),
+            OpenApiParameter("seats", int, description="Tables of this many seats (2 to 8)"),
+            OpenApiParameter("club", str, description="A club's slug: that club's tables"),
+            OpenApiParameter("rated", bool, description="true: rated tables; false: unrated"),
+        ],
         responses={200: TableOutput(many=True), 400: _ERRORS[400]},
     )
     def get(self, request: Request) -> Response:
-        wanted = request.query_params.get("status", Table.Status.WAITING)
-        if wanted not in Table.Status.values:
-            raise TableError("bad_request", f"status: one of {', '.join(Table.Status.values)}")
+        wanted = table_filter(request.query_params.dict())
         viewer = self.viewer(request)
-        tables = tables_with_status(wanted)[:100]
+        tables = tables_listed(wanted)[:100]
         return Response(
             [table_payload(t, viewer, seats=seat_infos(t.seat_set.all())) for t in tables]
         )

@@ -9,7 +9,7 @@ from django import forms
 
 from accounts.models import Club
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
-from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet
+from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet, Table
 from games.services import TIME_BANK_SECONDS_MAX, TURN_SECONDS_MAX
 
 # The overrides the form offers; any other field can be overridden through the API.
@@ -81,3 +81,36 @@ class TableForm(forms.Form):
         """The override fields the player filled in."""
         data = self.cleaned_data
         return {k: data[k] for k in OVERRIDABLE if data.get(k) not in (None, "")}
+
+
+class LobbyFilterForm(forms.Form):
+    """The lobby's filters (``games.listing.table_filter`` reads the same names): rule set,
+    seats, club, rated; empty is any. Only rendered: the query is read by ``table_filter``."""
+
+    ruleset = forms.ChoiceField(required=False, label="Rule set")
+    seats = forms.ChoiceField(
+        required=False,
+        choices=[("", "Any"), *[(str(n), str(n)) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)]],
+    )
+    club = forms.ChoiceField(required=False)
+    rated = forms.ChoiceField(
+        required=False, choices=[("", "Any"), ("true", "Rated"), ("false", "Unrated")]
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "filter_%s")  # apart from the create form's ids
+        super().__init__(*args, **kwargs)
+        rulesets = RuleSet.objects.values_list("slug", "name")
+        self.fields["ruleset"].choices = [("", "Any"), *rulesets]  # type: ignore[attr-defined]
+        # The clubs with a table to join or watch: a choice that would list nothing is no help.
+        live = Table.objects.filter(status__in=(Table.Status.WAITING, Table.Status.PLAYING))
+        clubs = (
+            Club.objects.filter(tables__in=live)
+            .distinct()
+            .order_by("name")
+            .values_list("slug", "name")
+        )
+        if clubs:
+            self.fields["club"].choices = [("", "Any"), *clubs]  # type: ignore[attr-defined]
+        else:
+            del self.fields["club"]

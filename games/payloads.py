@@ -80,6 +80,31 @@ class TableOutput(TypedDict):
     url: str
 
 
+class ListedTableOutput(TypedDict):
+    """A table as the lobby lists it (docs/lobby.md): the ``table`` of the lobby socket's
+    ``table`` frames."""
+
+    id: int
+    status: Annotated[str, Doc(choices=Table.Status.choices)]
+    ruleset: str
+    ruleset_name: str
+    seats: int
+    players: list[str]
+    turn_seconds: int
+    rated: bool
+    club: Annotated[str | None, Doc("The club's slug; null for a table of no club")]
+    created_at: IsoTime
+    url: str
+
+
+class LiveCounts(TypedDict):
+    """How much is going on: tables in play and their players, tables waiting for players."""
+
+    tables_playing: int
+    players_playing: int
+    tables_waiting: int
+
+
 class SeatActions(TypedDict):
     """What one person may do with a seat at a waiting table now, by the services' own checks
     (``games.refusals``); all false once the game has begun. The ``actions`` of the answer about

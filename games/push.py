@@ -4,6 +4,12 @@ Every socket on a table listens to one group: a seated player's own group, where
 player view is sent, or the table's public group (spectators, anonymous visitors). One change
 therefore costs one message per seated player plus one for every spectator together.
 
+A change that moves the table in or out of the lobby's lists, or changes what they show (created,
+a seat taken or given up, started, finished, aborted), is also sent to ``LOBBY_GROUP``, every
+lobby socket, as ``{"type": "table", "table": ...}`` (docs/lobby.md): here, where every change
+of every table passes after its commit, so whoever changes a table (a player, an event, a
+rematch, quick play) need not remember the lobby. Moves of a game in play are not its business.
+
 Each frame carries the reader's ``moves`` after version ``moves_since`` (docs/tables.md,
 "Moves"): a push, the rows its change added (read once for all its frames); a frame read on
 connect or ``sync``, the whole list.
@@ -16,6 +22,7 @@ from typing import Any
 from django.db import transaction
 
 from config.push import group_send_many
+from games.listing import listing_entry
 from games.models import Table
 from games.payloads import GameOverOutput
 from games.selectors import (
@@ -30,6 +37,14 @@ from games.selectors import (
     table_state,
     view_for,
 )
+
+#: Every lobby socket (``/ws/lobby/``) listens here: table-list changes and pool counts.
+LOBBY_GROUP = "lobby"
+
+
+def lobby_user_group(user_id: int) -> str:
+    """A signed-in user's lobby sockets: quick play's ``matched`` goes there."""
+    return f"lobby-user-{user_id}"
 
 
 def public_group(table_id: int) -> str:
@@ -84,7 +99,36 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     ]
     public = state_frame(table, seats, None, over, log)
     messages.append((public_group(table.pk), {"type": "table.state", "frame": public}))
+    if lists_change(table, since):
+        listed = listing_entry(table, [s.username for s in seats])
+        messages.append((LOBBY_GROUP, {"type": "lobby.table", "table": listed}))
     group_send_many(messages)
+
+
+def lists_change(table: Table, since: int | None) -> bool:
+    """Whether a change pushed may change the lobby's lists: anything while the table waits
+    (a seat taken or given up) or once it is aborted, its start (a change that begins at
+    version 0), its end (a change that logged rows); not the moves of a game in play, nor a
+    finished table's connection flags and rematch answers."""
+    if table.status in (Table.Status.WAITING, Table.Status.ABORTED):
+        return True
+    if table.status == Table.Status.PLAYING:
+        return since == 0
+    return since is not None
+
+
+def on_commit_created(table: Table) -> None:
+    """Tell the lobby of a new table once it commits: nobody listens to its own groups yet.
+    A table started in the same transaction (an event's, quick play's) is told by its start."""
+
+    def send() -> None:
+        if table.status == Table.Status.WAITING:
+            names = [s.username for s in table_seats(table)]
+            group_send_many(
+                [(LOBBY_GROUP, {"type": "lobby.table", "table": listing_entry(table, names)})]
+            )
+
+    transaction.on_commit(send)
 
 
 def push_table_id(table_id: int) -> None:

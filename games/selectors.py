@@ -34,6 +34,7 @@ from games.payloads import (
     GameOverOutput,
     JsonObject,
     LastHandOutput,
+    LiveCounts,
     LogEntryOutput,
     MoveOutput,
     ReplayOutput,
@@ -218,6 +219,16 @@ def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:
         .select_related("ruleset", "creator", "club")
         .prefetch_related("seat_set__user")
     )
+
+
+def live_counts() -> LiveCounts:
+    """Tables in play and the players seated at them, and tables waiting for players."""
+    playing = Table.objects.filter(status=Table.Status.PLAYING)
+    return {
+        "tables_playing": playing.count(),
+        "players_playing": Seat.objects.filter(table__status=Table.Status.PLAYING).count(),
+        "tables_waiting": Table.objects.filter(status=Table.Status.WAITING).count(),
+    }
 
 
 def _replay_step(state: GameState | None, event: TableEvent, rules: Rules) -> GameState:

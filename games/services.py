@@ -167,6 +167,7 @@ def table_create(
             creator=creator,
         )
         Seat.objects.create(table=table, user=creator, position=0)
+        push.on_commit_created(table)
     return table
 
 

@@ -7,6 +7,7 @@ the API.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -20,10 +21,11 @@ from games.clock_services import can_manage
 from games.engine.rules import Rules
 from games.engine.summary import rules_summary
 from games.errors import TableError
-from games.forms import TableForm
+from games.forms import LobbyFilterForm, TableForm
+from games.listing import TableFilter, table_filter, tables_listed
 from games.models import Table
 from games.refusals import seat_actions
-from games.selectors import has_replay, table_answer, table_get, tables_with_status
+from games.selectors import has_replay, table_answer, table_get
 
 # The house rules of RULES.md, as the lobby names those a table plays with.
 HOUSE_RULES = {
@@ -34,6 +36,7 @@ HOUSE_RULES = {
     "winner_must_go_out": "winner must go out",
 }
 LOBBY_SIZE = 50
+FILTERS = ("ruleset", "seats", "club", "rated")
 
 
 def lobby_row(table: Table, visitor: Any) -> dict[str, Any]:
@@ -53,8 +56,38 @@ def lobby_row(table: Table, visitor: Any) -> dict[str, Any]:
     }
 
 
+def _filters(request: HttpRequest) -> tuple[TableFilter, str | None]:
+    """The lists' filters from the query, or none and why (a hand-edited address)."""
+    query = {k: v for k, v in request.GET.dict().items() if k in FILTERS}
+    try:
+        return table_filter(query), None
+    except TableError as exc:
+        return TableFilter(), exc.message
+
+
+def lobby_lists(request: HttpRequest) -> dict[str, Any]:
+    """The lobby's two lists, filtered: open tables (to join) and games in play (to watch)."""
+    wanted, problem = _filters(request)
+    waiting = tables_listed(replace(wanted, status=Table.Status.WAITING))[:LOBBY_SIZE]
+    playing = tables_listed(replace(wanted, status=Table.Status.PLAYING))[:LOBBY_SIZE]
+    return {
+        "rows": [lobby_row(t, request.user) for t in waiting],
+        "playing": [watch_row(t) for t in playing],
+        "filter_problem": problem,
+    }
+
+
+def watch_row(table: Table) -> dict[str, Any]:
+    """What the lobby shows of a game in play: who plays, under which rules and clock."""
+    return {"table": table, "players": [seat.user.username for seat in table.seat_set.all()]}
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    """Open tables with their rules and seats; a logged-in visitor may create one."""
+    """Open tables and games in play, filtered, kept live by ``static/js/lobby.js`` (which asks
+    for ``?part=lists`` again as the lobby socket tells of changes); quick play's buttons
+    (drawn by the script from the socket's ``pools``); a logged-in visitor may create a table."""
+    if request.method == "GET" and request.GET.get("part") == "lists":
+        return render(request, "games/_lobby_lists.html", lobby_lists(request))
     form = TableForm(request.POST or None, user=request.user)
     if request.method == "POST":
         if not request.user.is_authenticated:
@@ -77,8 +110,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
                 form.add_error(None, exc.message)
             else:
                 return redirect(table)
-    rows = [lobby_row(t, request.user) for t in tables_with_status()[:LOBBY_SIZE]]
-    return render(request, "games/lobby.html", {"form": form, "rows": rows})
+    context = {"form": form, "filters": LobbyFilterForm(request.GET or None)}
+    return render(request, "games/lobby.html", {**context, **lobby_lists(request)})
 
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:

@@ -9,3 +9,11 @@ class LobbyConfig(AppConfig):
     """
 
     name = "lobby"
+
+    def ready(self) -> None:
+        # Logging out takes a player out of quick play (lobby.signals).
+        from django.contrib.auth.signals import user_logged_out
+
+        from lobby.signals import left_on_logout
+
+        user_logged_out.connect(left_on_logout, dispatch_uid="lobby-logout")

@@ -204,6 +204,12 @@ FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
 EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
+# Quick play (lobby.tasks): every LOBBY_SWEEP_SECONDS the pools are matched again as rating
+# windows widen (5 points a second: a sweep every 3 s moves them 15 points), and a waiter whose
+# lobby sockets have all been closed for LOBBY_ABSENT_GRACE_SECONDS leaves (long enough for a
+# page reload or a phone's network switch).
+LOBBY_SWEEP_SECONDS = env.float("LOBBY_SWEEP_SECONDS", default=3.0)
+LOBBY_ABSENT_GRACE_SECONDS = env.float("LOBBY_ABSENT_GRACE_SECONDS", default=30.0)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "sweep-overdue-turns": {
         "task": "games.tasks.sweep",
@@ -222,6 +228,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "tournaments.tasks.remind_starting",
         "schedule": EVENTS_SCHEDULE_SECONDS,
         "options": {"expires": EVENTS_SCHEDULE_SECONDS},
+    },
+    # Quick play matches again as waiters' windows widen, and drops the absent (lobby.tasks).
+    "lobby-sweep-pools": {
+        "task": "lobby.tasks.sweep_pools",
+        "schedule": LOBBY_SWEEP_SECONDS,
+        "options": {"expires": LOBBY_SWEEP_SECONDS},
     },
 }
 

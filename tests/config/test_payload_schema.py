@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.engine.legal import legal_actions
-from tests.accounts.factories import PASSWORD
+from tests.accounts.factories import PASSWORD, UserFactory
 from tests.config.payload_world import World, build_world
 from tests.config.schema_keys import Keys
 from tests.games.tables import state_of, to_move
@@ -296,6 +296,34 @@ def _reseat(w: World) -> Any:
 def _round_start(w: World) -> Any:
     first = round_of(w.waiting_swiss)
     return api(w.director).post(event_url(w.waiting_swiss, f"rounds/{first.pk}/start/"))
+
+
+# --- Quick play (lobby) -----------------------------------------------------------------------
+
+QUICK = {"ruleset": "standard", "seats": 2, "turn_seconds": 30}
+
+
+@case("pools_join")
+def _pools_join(w: World) -> Any:
+    UserFactory(username="quin")
+    return api("quin").post("/api/pools/join/", QUICK, format="json")
+
+
+@case("pools_me")
+def _pools_me(w: World) -> Any:
+    return api("quin").get("/api/pools/me/")
+
+
+@case("pools_leave")
+def _pools_leave(w: World) -> Any:
+    UserFactory(username="rex")
+    api("rex").post("/api/pools/join/", QUICK, format="json")  # seated with quin
+    return api("quin").delete("/api/pools/join/")  # 200: the match came first
+
+
+@case("pools_list")
+def _pools_list(w: World) -> Any:
+    return api().get("/api/pools/")
 
 
 # --- An event's life, made through the API ----------------------------------------------------

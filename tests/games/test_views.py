@@ -51,7 +51,11 @@ def test_lobby_lists_open_tables_and_not_started_ones(client: Client) -> None:
     page = logged_in(client, bob).get(LOBBY).content.decode()
 
     assert f'href="/tables/{open_table.pk}/"' in page
-    assert f'href="/tables/{started.pk}/"' not in page
+    # The started table is among the games in play, to watch, not among those to join.
+    opened, playing = page.split('id="playing-heading"')
+    assert f'href="/tables/{started.pk}/"' not in opened
+    assert f"Watch table {started.pk}" in playing
+    assert f'action="/tables/{started.pk}/join/"' not in page
     assert 'href="/rules/standard/"' in page and "Standard" in page
     assert "The game is played to 500 points" in page
     assert "Rummy! calls" in page  # the house rule this table turned on

@@ -43,6 +43,8 @@ _HIDDEN = {"anon": 404, "player": 404, "outsiders": 404, "organizers": 200}  # a
 _FORM = {"anon": "login", "player": "refused", "outsiders": "refused", "organizers": "done"}
 _ADMIN = {"anon": "login", "player": "login", "outsiders": "login", "host": "login"}
 
+QUICK = {"ruleset": "standard", "seats": 2, "turn_seconds": 30}
+
 MATRIX: list[Row] = [
     # --- accounts ---
     row("POST /api/auth/register/", b.register, everyone=201),
@@ -72,6 +74,11 @@ MATRIX: list[Row] = [
     row("POST /api/tables/{t_event}/pause/", **_ORG),
     row("POST /api/tables/{t_paused}/resume/", **_ORG),
     row("POST /api/tables/{t_casual}/pause/", **_ORG, host=403),
+    # --- quick play (lobby): ann is seated at tables not over, so she may not join ---
+    row("GET /api/pools/", everyone=200),
+    row("GET /api/pools/me/", anon=401, logged=200),
+    row("POST /api/pools/join/", b.fixed(**QUICK), anon=401, logged=202, player=409),
+    row("DELETE /api/pools/join/", anon=401, logged=204),
     # --- events: reads (a draft is its organizers' alone) ---
     row("GET /api/events/", everyone=200),
     row("GET /api/events/{running}/", everyone=200),
@@ -244,6 +251,7 @@ MATRIX: list[Row] = [
     row("WS /ws/tables/{t_event}/ back", everyone="not_seated", player="quiet"),
     row("WS /ws/tables/{t_event}/ rematch", everyone="not_seated", player="wrong_phase"),
     row("WS /ws/events/{running}/ connect", everyone="accept"),
+    row("WS /ws/lobby/ connect", everyone="accept"),
     row("WS /ws/events/{running}/ sync", everyone="accept"),
     row("WS /ws/events/{running}/ action", everyone="bad_request"),
     row(
@@ -307,6 +315,8 @@ def _request(world: World, entry: Row, role: str) -> Any:
     body = entry.body(world, role) if entry.body else {}
     if entry.method == "GET":
         return client.get(path, headers=headers)
+    if entry.method == "DELETE":
+        return client.delete(path, headers=headers)
     if entry.kind == "api":
         data = json.dumps(body)
         return client.generic(entry.method, path, data, "application/json", headers=headers)

@@ -1,0 +1,9 @@
+"""WebSocket routes of the lobby app, gathered by config/routing.py."""
+
+from django.urls import URLPattern, path
+
+from lobby.consumers import LobbyConsumer
+
+websocket_urlpatterns: list[URLPattern] = [
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]
