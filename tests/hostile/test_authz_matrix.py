@@ -144,6 +144,16 @@ MATRIX: list[Row] = [
         staff=404,
         root=404,
     ),
+    # --- notifications (docs/notifications.md): everyone's own, signed in only ---
+    row("GET /api/notifications/", anon=401, logged=200),
+    row("POST /api/notifications/read/", b.fixed(all=True), anon=401, logged=200),
+    row("GET /api/notifications/settings/", anon=401, logged=200),
+    row(
+        "PUT /api/notifications/settings/",
+        b.fixed(email={"rematch_offer": False}),
+        anon=401,
+        logged=200,
+    ),
     # --- chat (docs/chat.md): ann plays at t_event, hugo organizes its event ---
     row("GET /api/chat/rooms/table:{t_event}:players/messages/", everyone=200),
     row("GET /api/chat/rooms/table:{t_event}:spectators/messages/", everyone=200, player=403),
@@ -185,6 +195,9 @@ MATRIX: list[Row] = [
     row("GET /leaderboard.csv", everyone=200),
     row("GET /players/ann/", everyone=200),
     row("GET /tables/", everyone=200),
+    row("GET /notifications/", anon="login", logged=200),
+    row("GET /notifications/settings/", anon="login", logged=200),
+    row("POST /notifications/read/", anon="login", logged="same"),  # nobody has notices here
     row(
         "POST /tables/",
         b.fixed(ruleset="standard", seats=2, turn_seconds=60),
@@ -252,6 +265,7 @@ MATRIX: list[Row] = [
     row("WS /ws/tables/{t_event}/ rematch", everyone="not_seated", player="wrong_phase"),
     row("WS /ws/events/{running}/ connect", everyone="accept"),
     row("WS /ws/lobby/ connect", everyone="accept"),
+    row("WS /ws/me/ connect", anon="closed 4401", logged="accept"),
     row("WS /ws/events/{running}/ sync", everyone="accept"),
     row("WS /ws/events/{running}/ action", everyone="bad_request"),
     row(
