@@ -300,7 +300,7 @@ class EntryRemoveApi(EventApi):
             reason=data.validated_data["reason"],
         )
         entry.refresh_from_db()
-        return Response(s.EntryOutput(entry_row(entry, entry.user.username)).data)
+        return Response(s.EntryOutput(entry_row(event, entry)).data)
 
 
 def _entry_schema(name: str) -> Any:

@@ -54,8 +54,17 @@ class EntryOutput(TypedDict):
     username: str
     status: Annotated[str, _one_of(Entry.Status)]
     status_label: str
+    standing: Annotated[
+        str,
+        Doc(
+            "How the player stands: registered, checked_in, no_show, playing, knocked_out, "
+            "withdrawn, disqualified, winner, place (a final place below the winner), cancelled"
+        ),
+    ]
+    standing_label: Annotated[str, Doc('In words: "Knocked out", "2nd place"')]
     seed: int | None
     rating: Annotated[float | None, Doc("In the event's pool at its start")]
+    rating_now: Annotated[int, Doc("The player's current rating in the event's pool, rounded")]
     reason: Annotated[str, Doc("Why an organizer withdrew or disqualified them")]
     registered_at: datetime
     checked_in_at: datetime | None
@@ -85,6 +94,9 @@ class EventOutput(EventSummaryOutput):
     max_players: int | None
     conditions: ConditionsOutput
     counts: Annotated[dict[str, int], Doc("Entries by status")]
+    status_text: Annotated[
+        str, Doc('Where the event stands, in words: "Running · Final: running · 2 playing, ...')
+    ]
     current_round: RoundBriefOutput | None
     my_entry: Annotated[EntryOutput | None, Doc("Yours, when logged in and entered")]
     is_admin: Annotated[bool, Doc("Whether you organize this event")]

@@ -16,9 +16,11 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Club, ClubMembership, User
 from games.engine.errors import ConfigError
+from games.engine.rules import Rules
 from games.engine.summary import rules_summary
 from games.models import Table
-from tournaments.access import is_event_admin
+from ratings.selectors import ratings_in
+from tournaments.access import event_pool, is_event_admin
 from tournaments.errors import EventError, forbidden
 from tournaments.models import (
     FORMAT_CHOICES,
@@ -39,6 +41,7 @@ from tournaments.payloads import (
     RoundTableOutput,
     StandingsOutput,
 )
+from tournaments.standing import entry_standing, event_status_text, standings_by_entry
 
 Status = Tournament.Status
 #: The lists of ``/events/`` and ``GET /api/events/?status=``; drafts are listed to organizers.
@@ -129,12 +132,21 @@ def format_name(slug: str) -> str:
     return FORMAT_NAMES.get(slug, slug)
 
 
+def event_rules(event: Tournament) -> Rules | None:
+    """The rules the event's tables play: its rule set with its overrides and the event's own
+    clock, exactly as ``rounds.start_round`` opens them (None if the rule set no longer takes
+    the overrides). The page's rules text and its clock row both read this, so they agree."""
+    clock = {"turn_seconds": event.turn_seconds, "time_bank_seconds": event.time_bank_seconds}
+    try:
+        return event.ruleset.to_rules({**event.overrides, **clock})
+    except ConfigError:
+        return None
+
+
 def event_rules_summary(event: Tournament) -> list[str]:
     """The event's rules in plain English (empty if its rule set no longer takes the overrides)."""
-    try:
-        return rules_summary(event.ruleset.to_rules(event.overrides))
-    except ConfigError:
-        return []
+    rules = event_rules(event)
+    return rules_summary(rules) if rules else []
 
 
 def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
@@ -171,6 +183,7 @@ def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
             "members_only": event.members_only,
         },
         "counts": {status: counts.get(status, 0) for status in Entry.Status.values},
+        "status_text": event_status_line(event, latest, dict(counts)),
         "current_round": round_brief(latest) if latest else None,
         "my_entry": my_entry(event, viewer),
         "is_admin": viewer is not None and is_event_admin(viewer, event),
@@ -206,18 +219,31 @@ def round_brief(round_: Round) -> RoundBriefOutput:
 def my_entry(event: Tournament, viewer: Any) -> EntryOutput | None:
     if viewer is None or not viewer.is_authenticated:
         return None
-    entry = event.entries.filter(user=viewer).first()
-    return entry_row(entry, viewer.username) if entry else None
+    entry = event.entries.filter(user=viewer).select_related("user").first()
+    return entry_row(event, entry) if entry else None
 
 
-def entry_row(entry: Entry, username: str) -> EntryOutput:
+def entry_row(
+    event: Tournament,
+    entry: Entry,
+    rows: dict[int, dict[str, Any]] | None = None,
+    ratings: dict[int, float] | None = None,
+) -> EntryOutput:
+    """One entry (``entry.user`` read with it). ``rows`` (``standing.standings_by_entry``)
+    and ``ratings`` (current, by user id) are given when listing many, read here otherwise."""
+    found = entry_standing(event, entry, standings_by_entry(event) if rows is None else rows)
+    if ratings is None:
+        ratings = ratings_in(event_pool(event), [entry.user_id])
     return {
         "id": entry.pk,
-        "username": username,
+        "username": entry.user.username,
         "status": entry.status,
         "status_label": entry.get_status_display(),
+        "standing": found.standing,
+        "standing_label": found.label,
         "seed": entry.seed,
         "rating": entry.rating,
+        "rating_now": round(ratings[entry.user_id]),
         "reason": entry.reason,
         "registered_at": entry.registered_at,
         "checked_in_at": entry.checked_in_at,
@@ -225,9 +251,22 @@ def entry_row(entry: Entry, username: str) -> EntryOutput:
 
 
 def event_entries(event: Tournament) -> list[EntryOutput]:
-    """Every entry: seeded ones by seed, then the rest in the order they registered."""
-    rows = event.entries.select_related("user").order_by("seed", "registered_at", "pk")
-    return [entry_row(e, e.user.username) for e in rows]
+    """Every entry: seeded ones by seed, then the rest in the order they registered; each with
+    how it stands and its player's current rating in the event's pool."""
+    entries = list(event.entries.select_related("user").order_by("seed", "registered_at", "pk"))
+    rows = standings_by_entry(event)
+    ratings = ratings_in(event_pool(event), [e.user_id for e in entries])
+    return [entry_row(event, e, rows, ratings) for e in entries]
+
+
+def event_status_line(event: Tournament, latest: Round | None, counts: dict[str, int]) -> str:
+    """``standing.event_status_text`` with the players knocked out counted from the event."""
+    rows = standings_by_entry(event)
+    out = 0
+    if event.status == Status.RUNNING and counts.get(Entry.Status.PLAYING):
+        playing = event.entries.filter(status=Entry.Status.PLAYING, pk__in=list(rows))
+        out = sum(1 for pk in playing.values_list("pk", flat=True) if rows[pk]["eliminated"])
+    return event_status_text(event, latest, counts, out)
 
 
 def entry_names(event: Tournament) -> dict[int, str]:

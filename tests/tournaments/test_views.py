@@ -315,7 +315,9 @@ def test_club_admins_create_events_for_their_clubs_only(director: User) -> None:
 def test_checked_in_players_wait_for_the_start(director: User) -> None:
     event = make_event(director, status="check_in", players=["ann", "bob"])
     assert "You are checked in" in page(user("ann"), event)
-    assert "Registration is closed." in page(UserFactory(), event)
+    assert "Registration is closed: check-in is open to the registered players." in page(
+        UserFactory(), event
+    )
 
 
 def test_enter_a_face_to_face_result(director: User) -> None:
