@@ -38,10 +38,12 @@ from tournaments.refusals import (
     result_entry_refusal,
     resume_refusal,
     round_start_refusal,
+    seeding_refusal,
     start_refusal,
     window_refusal,
     withdraw_refusal,
 )
+from tournaments.seed_order import seeding_preview
 from tournaments.selectors import (
     event_announcements,
     event_audit,
@@ -216,6 +218,8 @@ def organizer_tools(
         "resume": resume_refusal(event) is None and event.paused_at is not None,
         "cancel": event.status != Status.CANCELLED and cancel_refusal(event) is None,
         "players": _removable(event, entry_rows, actor),
+        # Before the start: the order the start would seed, to reorder by hand.
+        "seeding": seeding_preview(event) if seeding_refusal(event) is None else None,
         "open_tables": _open_tables(event, rounds, actor),
         "waiting_rounds": _waiting_rounds(event, rounds, actor),
     }

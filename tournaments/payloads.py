@@ -70,6 +70,14 @@ class EntryOutput(TypedDict):
     checked_in_at: datetime | None
 
 
+class SeedRowOutput(TypedDict):
+    position: Annotated[int, Doc("The seed the start would give (1 is the top seed)")]
+    entry: Annotated[int, Doc("The entry's id")]
+    username: str
+    status: Annotated[str, Doc("registered or checked_in")]
+    rating: Annotated[int, Doc("Current rating in the event's pool, rounded")]
+
+
 class EventOutput(EventSummaryOutput):
     description: str
     ruleset: str

@@ -160,6 +160,15 @@ def start_refusal(event: Tournament) -> EventError | None:
     return None
 
 
+def seeding_refusal(event: Tournament) -> EventError | None:
+    """The seeding is set by hand only before the start: the start fixes the seeds."""
+    if event.status not in (Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN):
+        return wrong_status(
+            f"the seeding is fixed once the event has started (it is {event.get_status_display()})"
+        )
+    return None
+
+
 def cancel_refusal(event: Tournament) -> EventError | None:
     if event.status == Status.FINISHED:
         return wrong_status("a finished event cannot be cancelled")
