@@ -108,6 +108,8 @@ def column_label(side: str, number: int, last: int, double: bool) -> str:
 def match_row(
     match: Any, names: dict[int, str], seeds: dict[int, int], tables: dict[str, RoundTable]
 ) -> payloads.MatchOutput:
+    found = tables.get(match.key)
+    scores = dict(zip(found.players, found.points or [], strict=False)) if found else {}
     slots: list[payloads.SlotOutput] = [
         {
             "username": names.get(s.entrant) if s.entrant is not None else None,
@@ -115,10 +117,10 @@ def match_row(
             "source": s.source,
             "bye": s.bye,
             "won": s.entrant is not None and s.entrant == match.winner,
+            "points": scores.get(s.entrant) if s.entrant is not None else None,
         }
         for s in match.slots
     ]
-    found = tables.get(match.key)
     game = found.table if found else None
     return {
         "key": match.key,

@@ -159,6 +159,7 @@ class SlotOutput(TypedDict):
     source: Annotated[str, Doc('"seed 4", "bye", "winner of W1-2", ...')]
     bye: bool
     won: bool
+    points: Annotated[int | None, Doc("The player's game points in this match, once played")]
 
 
 class MatchState(StrEnum):

@@ -19,12 +19,14 @@ from tests.tournaments.factories import (
     decide_round,
     entry_of,
     make_event,
+    names_at,
     refused,
     round_of,
     run_hooks,
     started_event,
 )
 from tournaments import entries
+from tournaments.bracket_view import event_bracket
 from tournaments.models import Tournament
 from tournaments.organizer import event_pause
 from tournaments.selectors import event_detail, event_entries
@@ -169,3 +171,26 @@ def test_the_players_list_shows_current_ratings(director: User) -> None:
     html = page(None, event)
     shown = re.search(r'id="entry-ann".*?<span class="rating"[^>]*>(\d+)</span>', html, re.S)
     assert shown and int(shown.group(1)) == after["ann"]
+
+
+def test_the_bracket_shows_each_match_s_scores(director: User) -> None:
+    event = started_event(director, FOUR)
+    for table in round_of(event).tables.all():  # played out by bots: real game points
+        assert table.table is not None
+        play_table(table.table, random.Random(3))
+        run_hooks(table.table.pk)
+    bracket = event_bracket(event)
+    assert bracket is not None
+    semis, final = (c["matches"] for c in bracket["sides"][0]["columns"])
+    for match in semis:
+        table = round_of(event).tables.get(key=match["key"])
+        points = dict(zip(names_at(table), table.points or [], strict=True))
+        assert {slot["username"]: slot["points"] for slot in match["slots"]} == points
+        assert max(points.values()) >= 50  # the target: a played game's totals
+        html = page(None, event)
+        box = html[html.index(f'id="match-{match["key"]}"') :].split("</li>")[0]
+        shown = re.findall(
+            r'class="name">(\w+)</span>.*?<span class="score"[^>]*>(-?\d+)</span>', box, re.S
+        )
+        assert {name: int(score) for name, score in shown} == points
+    assert [slot["points"] for slot in final[0]["slots"]] == [None, None]  # not played yet
