@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -295,6 +296,24 @@ def test_staff_create_an_event_from_the_form(director: User) -> None:
     browser(director).post("/events/new/", {**options, "advance": "2", "placement_points": "3,1"})
     # Only the options the format reads are kept (multi-table elimination has no points).
     assert Tournament.objects.get(slug="multi").options == {"advance": 2}
+    # ... and rounds, a Swiss field, is left out too.
+    assert Tournament.objects.get(slug="multi").rounds is None
+
+
+def test_the_create_form_names_each_format_s_own_fields(director: User) -> None:
+    html = browser(director).get("/events/new/").content.decode()
+    owners = dict(re.findall(r'id="field-(\w+)" data-formats="([\w ]+)"', html))
+    assert owners == {
+        "rounds": "swiss swiss_tables",
+        "third_place": "single_elimination",
+        "grand_final_reset": "double_elimination",
+        "double_round": "round_robin",
+        "advance": "multi_table_elimination",
+        "min_table": "round_robin multi_table_elimination swiss_tables",
+        "placement_points": "round_robin swiss_tables",
+    }
+    assert 'id="field-name" data-formats' not in html
+    assert 'src="/static/js/event_form.js"' in html
 
 
 def test_club_admins_create_events_for_their_clubs_only(director: User) -> None:
