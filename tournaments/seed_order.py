@@ -83,7 +83,7 @@ def event_seed_order(*, event_id: int, actor: User, order: list[int]) -> Tournam
         Entry.objects.bulk_update(entries.values(), ["hand_seed"])
         event.seeding = Seeding.HAND
         event.save(update_fields=["seeding"])
-        names = [entries[pk].user.username for pk in order]
+        names = ", ".join(entries[pk].user.username for pk in order)
         audit(event, actor, AuditEntry.Action.SEED, {"order": names})
     return event
 

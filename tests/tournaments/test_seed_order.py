@@ -52,7 +52,7 @@ def test_the_order_is_audited_with_the_names(director: User) -> None:
     event_seed_order(event_id=event.pk, actor=director, order=ids(event, FOUR[::-1]))
     assert audit_actions(event)[-1] == "seed"
     row = AuditEntry.objects.filter(tournament=event, action="seed").get()
-    assert row.details == {"order": FOUR[::-1]} and row.actor == director
+    assert row.details == {"order": "dan, cid, bob, ann"} and row.actor == director
 
 
 def test_a_late_registration_is_seeded_after_the_hand_seeds(director: User) -> None:

@@ -355,4 +355,4 @@ def test_enter_a_face_to_face_result(director: User) -> None:
         finalization.run_hook(table.table_id, hook)
     event.refresh_from_db()
     assert event.status == "finished" and event.champion.username == first
-    assert f"Champion: <strong>{first}</strong>" in page(None, event)
+    assert f"Finished · won by {first} · 2 players" in page(None, event)
