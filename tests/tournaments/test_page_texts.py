@@ -8,11 +8,13 @@ from __future__ import annotations
 import random
 import re
 from html import unescape
+from typing import Any
 
 import pytest
 from django.test import Client
 
 from accounts.models import User
+from games import finalization
 from games.models import RuleSet
 from tests.tournaments.factories import (
     FOUR,
@@ -25,10 +27,11 @@ from tests.tournaments.factories import (
     run_hooks,
     started_event,
 )
-from tournaments import entries
+from tournaments import entries, push
 from tournaments.bracket_view import event_bracket
 from tournaments.models import Tournament
 from tournaments.organizer import event_pause
+from tournaments.push import event_group
 from tournaments.selectors import event_detail, event_entries
 from tournaments.simulation import play_table
 
@@ -194,3 +197,17 @@ def test_the_bracket_shows_each_match_s_scores(director: User) -> None:
         )
         assert {name: int(score) for name, score in shown} == points
     assert [slot["points"] for slot in final[0]["slots"]] == [None, None]  # not played yet
+
+
+def test_a_rated_game_tells_the_event_s_watchers_the_ratings_moved(
+    director: User, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    event = started_event(director, ["ann", "bob"])
+    game = round_of(event).tables.get().table
+    assert game is not None
+    play_table(game, random.Random(11))
+    sent: list[tuple[str, dict[str, str]]] = []
+    monkeypatch.setattr(push, "group_send", lambda group, message: sent.append((group, message)))
+    with django_capture_on_commit_callbacks(execute=True):
+        finalization.run_hook(game.pk, "ratings")
+    assert (event_group(event.pk), {"type": "event.changed", "what": "ratings"}) in sent
