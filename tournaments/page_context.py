@@ -26,6 +26,7 @@ from tournaments.payloads import (
 from tournaments.refusals import (
     STILL_IN,
     adjudicate_refusal,
+    anyone_register_refusal,
     cancel_refusal,
     check_in_refusal,
     close_window_refusal,
@@ -110,8 +111,11 @@ def player_panel(
     its service would take it) and, while they play, their table. A visitor who is not logged
     in is asked to log in to register only while registration is open."""
     if viewer is None:
-        may_register = window_refusal(event, Status.REGISTRATION) is None
-        return {"login": may_register, "message": _closed_note(event), "actions": []}
+        refusal = anyone_register_refusal(event)
+        message = _closed_note(event)
+        if refusal is not None and event.status == Status.REGISTRATION:
+            message = _sentence(refusal)  # the window's times, or the places taken
+        return {"login": refusal is None, "message": message, "actions": []}
     entry = detail["my_entry"]
     own = Entry.objects.filter(tournament=event, user=viewer).first() if entry else None
     calls = _own_calls(event, viewer, own)

@@ -48,6 +48,12 @@ def register_refusal(event: Tournament, user: User) -> EventError | None:
     )
 
 
+def anyone_register_refusal(event: Tournament) -> EventError | None:
+    """What stops anyone at all from registering now: the window, then the places left (a
+    visitor who is not logged in is asked to log in to register only without one)."""
+    return window_refusal(event, Status.REGISTRATION) or _full_refusal(event)
+
+
 def _disqualified_refusal(event: Tournament, user: User) -> EventError | None:
     disqualified = Entry.Status.DISQUALIFIED
     if Entry.objects.filter(tournament=event, user=user, status=disqualified).exists():

@@ -33,6 +33,7 @@ from tournaments.models import Tournament
 from tournaments.organizer import event_pause
 from tournaments.push import event_group
 from tournaments.selectors import event_detail, event_entries
+from tournaments.services import event_cancel
 from tournaments.simulation import play_table
 
 pytestmark = pytest.mark.django_db
@@ -138,11 +139,27 @@ def test_status_lines_before_the_start(director: User) -> None:
     )
 
 
-def test_a_paused_and_a_cancelled_event(director: User) -> None:
+def test_a_visitor_is_not_asked_to_log_in_to_a_full_event(director: User) -> None:
+    event = make_event(director, status="registration", players=["ann", "bob"], max_players=2)
+    html = page(None, event)
+    assert text_of(html, "you-message") == "All 2 places are taken."
+    assert "to register" not in html
+
+
+def test_a_paused_event(director: User) -> None:
     event = started_event(director, ["ann", "bob"])
     event_pause(event_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event_detail(event)["status_text"] == "Running (paused) · Final: running · 2 playing"
+
+
+def test_a_cancelled_event(director: User) -> None:
+    event = started_event(director, ["ann", "bob"])
+    event = event_cancel(event_id=event.pk, actor=director, reason="rain")
+    html = page(None, event)
+    assert text_of(html, "status-text") == "Cancelled"
+    assert statuses(html) == {"ann": "Event cancelled", "bob": "Event cancelled"}
+    assert text_of(page(user("ann"), event), "you-message") == "The event was cancelled."
 
 
 def test_the_rules_text_and_the_clock_read_the_same_turn(director: User) -> None:
