@@ -28,6 +28,8 @@ from tournaments.standing import entry_standing, standings_by_entry
 Status = Tournament.Status
 UPCOMING = 5
 MY_TABLES = 10
+#: At most this many of a player's events: each running bracket's standings are read live.
+MY_EVENTS = 10
 LEADERS = 10
 #: The events a player's dashboard lists: not over yet.
 OPEN = (Status.REGISTRATION, Status.CHECK_IN, Status.RUNNING)
@@ -83,7 +85,7 @@ def my_events(viewer: Any, now: datetime) -> list[dict[str, Any]]:
             "when": when_text(e.tournament, now),
             "state": entry_state(e.tournament, e),
         }
-        for e in entries
+        for e in entries[:MY_EVENTS]
     ]
 
 

@@ -153,6 +153,7 @@ def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
     """Everything the event's page header and ``GET /api/events/{slug}/`` show."""
     counts = Counter(event.entries.values_list("status", flat=True))
     latest = current_round(event)
+    rows = standings_by_entry(event)
     return {
         **event_summary(event),
         "description": event.description,
@@ -183,9 +184,9 @@ def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
             "members_only": event.members_only,
         },
         "counts": {status: counts.get(status, 0) for status in Entry.Status.values},
-        "status_text": event_status_line(event, latest, dict(counts)),
+        "status_text": event_status_line(event, latest, dict(counts), rows),
         "current_round": round_brief(latest) if latest else None,
-        "my_entry": my_entry(event, viewer),
+        "my_entry": my_entry(event, viewer, rows),
         "is_admin": viewer is not None and is_event_admin(viewer, event),
     }
 
@@ -216,11 +217,13 @@ def round_brief(round_: Round) -> RoundBriefOutput:
     }
 
 
-def my_entry(event: Tournament, viewer: Any) -> EntryOutput | None:
+def my_entry(
+    event: Tournament, viewer: Any, rows: dict[int, dict[str, Any]] | None = None
+) -> EntryOutput | None:
     if viewer is None or not viewer.is_authenticated:
         return None
     entry = event.entries.filter(user=viewer).select_related("user").first()
-    return entry_row(event, entry) if entry else None
+    return entry_row(event, entry, rows) if entry else None
 
 
 def entry_row(
@@ -259,9 +262,11 @@ def event_entries(event: Tournament) -> list[EntryOutput]:
     return [entry_row(event, e, rows, ratings) for e in entries]
 
 
-def event_status_line(event: Tournament, latest: Round | None, counts: dict[str, int]) -> str:
-    """``standing.event_status_text`` with the players knocked out counted from the event."""
-    rows = standings_by_entry(event)
+def event_status_line(
+    event: Tournament, latest: Round | None, counts: dict[str, int], rows: dict[int, Any]
+) -> str:
+    """``standing.event_status_text`` with the players knocked out counted from ``rows``
+    (``standing.standings_by_entry``)."""
     out = 0
     if event.status == Status.RUNNING and counts.get(Entry.Status.PLAYING):
         playing = event.entries.filter(status=Entry.Status.PLAYING, pk__in=list(rows))

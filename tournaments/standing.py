@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from tournaments.format_inputs import entrants_of, gone_of, played_so_far, settings_of
+from tournaments.formats import FormatError, get_format
 from tournaments.models import Entry, Round, Tournament
 
 Status = Tournament.Status
@@ -72,8 +74,30 @@ def ordinal(n: int) -> str:
 
 
 def standings_by_entry(event: Tournament) -> dict[int, dict[str, Any]]:
-    """The event's stored standings rows (as of its last finished round), by entry id."""
-    return {row["entry"]: row for row in event.standings}
+    """The event's standings rows by entry id: those stored as of its last finished round and,
+    while a bracket runs, who is out already: a player who lost a match of the running round is
+    knocked out at once, not when the round's last table is in (the bracket shows it then)."""
+    rows = {row["entry"]: row for row in event.standings}
+    if event.status != Status.RUNNING or not _is_bracket(event.format):
+        return rows
+    try:
+        live = get_format(event.format).standings(
+            entrants_of(event), played_so_far(event), settings_of(event), gone=gone_of(event)
+        )
+    except FormatError:
+        return rows  # a history the format refuses: the stored standings stand
+    for line in live:
+        if line.eliminated:
+            row = rows.get(line.entrant, {"entry": line.entrant, "rank": line.rank})
+            rows[line.entrant] = {**row, "eliminated": True}
+    return rows
+
+
+def _is_bracket(slug: str) -> bool:
+    try:
+        return hasattr(get_format(slug), "bracket")
+    except FormatError:
+        return False
 
 
 def entry_standing(

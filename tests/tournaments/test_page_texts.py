@@ -18,6 +18,7 @@ from games import finalization
 from games.models import RuleSet
 from tests.tournaments.factories import (
     FOUR,
+    decide,
     decide_round,
     entry_of,
     make_event,
@@ -114,6 +115,23 @@ def test_a_running_bracket_counts_and_names_the_knocked_out(director: User) -> N
     assert "Withdraw" not in dan
     ann = page(user("ann"), event)
     assert text_of(ann, "you-message") == "You are playing." and ">Withdraw</button>" in ann
+
+
+def test_a_player_is_knocked_out_as_soon_as_their_match_is_decided(director: User) -> None:
+    """Not when the round's last table is in: the other semi-final is still being played."""
+    event = started_event(director, FOUR)
+    semi = next(t for t in round_of(event).tables.all() if "dan" in names_at(t))
+    decide(semi, director, sorted(names_at(semi)))
+    event.refresh_from_db()
+    html = page(None, event)
+    status = "Running · Semi-finals: running · 3 playing, 1 knocked out"
+    assert text_of(html, "status-text") == status
+    assert statuses(html)["dan"] == "Knocked out"
+    assert statuses(html)["ann"] == "Playing" and statuses(html)["cid"] == "Playing"
+    dan = page(user("dan"), event)
+    assert text_of(dan, "you-message") == "You are knocked out: the event goes on without you."
+    assert ">Withdraw</button>" not in dan
+    refused("wrong_status", 409, entries.entry_withdraw, event_id=event.pk, user=user("dan"))
 
 
 def test_a_knocked_out_player_cannot_withdraw(director: User) -> None:
