@@ -29,16 +29,14 @@ from config.exceptions import ErrorOutput
 from tournaments import entries, organizer, services
 from tournaments import serializers as s
 from tournaments.bracket_view import event_bracket
+from tournaments.entry_reads import entry_row, event_entries
 from tournaments.errors import EventError
 from tournaments.models import Tournament
-from tournaments.seed_order import event_seed_order, seeding_preview
 from tournaments.selectors import (
     LISTS,
     entry_names,
-    entry_row,
     event_announcements,
     event_detail,
-    event_entries,
     event_get,
     event_list,
     event_rounds,
@@ -140,33 +138,6 @@ class EntriesApi(EventApi):
     def get(self, request: Request, slug: str) -> Response:
         rows = event_entries(self.event(request, slug))
         return Response(s.EntryOutput(rows, many=True).data)
-
-
-class SeedingApi(EventApi):
-    @extend_schema(
-        operation_id="events_seeding",
-        responses={200: s.SeedRowOutput(many=True), **_READ_ERRORS},
-        description="Before the start: the players still entered in the order the start would "
-        "seed them (a random seeding is drawn at the start: by registration until then).",
-    )
-    def get(self, request: Request, slug: str) -> Response:
-        rows = seeding_preview(self.event(request, slug))
-        return Response(s.SeedRowOutput(rows, many=True).data)
-
-    @extend_schema(
-        operation_id="events_seeding_set",
-        request=s.SeedOrderInput,
-        responses={200: s.SeedRowOutput(many=True), **_CALL_ERRORS},
-        description="Organizers, before the start: seed by hand in this order (entry ids, the "
-        "top seed first, every player still entered once). 409 wrong_status once started.",
-    )
-    def post(self, request: Request, slug: str) -> Response:
-        event = self.event(request, slug)
-        data = s.SeedOrderInput(data=request.data)
-        data.is_valid(raise_exception=True)
-        order = data.validated_data["order"]
-        event = event_seed_order(event_id=event.pk, actor=signed_in(request), order=order)
-        return Response(s.SeedRowOutput(seeding_preview(event), many=True).data)
 
 
 class AnnouncementsApi(EventApi):

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from tournaments.bracket_view import event_bracket
+from tournaments.entry_reads import event_entries
 from tournaments.errors import EventError
 from tournaments.forms import seating_text
 from tournaments.models import Entry, Round, RoundTable, Tournament
@@ -49,7 +50,6 @@ from tournaments.selectors import (
     event_announcements,
     event_audit,
     event_detail,
-    event_entries,
     event_rounds,
     event_rules,
     event_rules_summary,

@@ -30,10 +30,11 @@ from tests.tournaments.factories import (
 )
 from tournaments import entries, push
 from tournaments.bracket_view import event_bracket
+from tournaments.entry_reads import event_entries
 from tournaments.models import Tournament
 from tournaments.organizer import event_pause
 from tournaments.push import event_group
-from tournaments.selectors import event_detail, event_entries
+from tournaments.selectors import event_detail
 from tournaments.services import event_cancel
 from tournaments.simulation import play_table
 
