@@ -2,13 +2,13 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
+from tournaments.home import home_page
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", home_page, name="home"),
     path("accounts/", include("accounts.urls")),
     path("admin/", admin.site.urls),
     path("api/auth/", include("accounts.api_urls")),

@@ -258,6 +258,16 @@ def rating_in(choice: PoolChoice, user: User) -> Rating | None:
     return Rating.objects.filter(pool=choice.pool, user=user).first()
 
 
+def ratings_in(choice: PoolChoice, user_ids: list[int]) -> dict[int, float]:
+    """Each listed player's current rating in the pool, by user id, in one query (a player
+    without a rated game there yet has the starting rating)."""
+    found: dict[int, float] = {}
+    if choice.pool is not None:
+        rows = Rating.objects.filter(pool=choice.pool, user_id__in=user_ids)
+        found = dict(rows.values_list("user_id", "rating"))
+    return {uid: found.get(uid, START) for uid in user_ids}
+
+
 def rating_history(choice: PoolChoice, user: User, limit: int) -> list[dict[str, Any]]:
     """The player's last ``limit`` rating changes in the pool, oldest first."""
     if choice.pool is None:

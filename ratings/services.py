@@ -8,8 +8,9 @@ below the rate at which games finish, so the one lock costs nothing that matters
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import timedelta
+from functools import partial
 
 from django.db import connection, transaction
 
@@ -71,6 +72,17 @@ def is_rateable(table: Table) -> bool:
     return table.rated and table.status == Table.Status.FINISHED
 
 
+#: Called after commit with the id of each table just rated. The apps above ratings register
+#: here in their ``AppConfig.ready`` (ratings never imports them): tournaments tells an event's
+#: watchers that its players' ratings moved.
+rated_listeners: list[Callable[[int], None]] = []
+
+
+def _on_commit_rated(table_id: int) -> None:
+    for listener in rated_listeners:
+        transaction.on_commit(partial(listener, table_id), robust=True)
+
+
 def rating_finalize(result: GameResult) -> None:
     """The ``ratings`` finalization hook: rate ``result``'s game, after any game that finished
     before it and is still waiting for its own hook (a retried or re-sent task), so ratings move
@@ -81,6 +93,7 @@ def rating_finalize(result: GameResult) -> None:
         for game in [*_pending_before(result), result]:
             if _rate(game, ledger) is not None:
                 push.on_commit_table(game.table)
+                _on_commit_rated(game.table_id)
 
 
 def _pending_before(result: GameResult) -> Iterable[GameResult]:

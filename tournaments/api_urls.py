@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import apis, apis_results
+from tournaments import apis, apis_results, apis_seeding
 
 _EVENT = "events/<slug:slug>/"
 
@@ -12,6 +12,7 @@ urlpatterns = [
     path(_EVENT + "standings/", apis.StandingsApi.as_view(), name="api-event-standings"),
     path(_EVENT + "rounds/", apis.RoundsApi.as_view(), name="api-event-rounds"),
     path(_EVENT + "entries/", apis.EntriesApi.as_view(), name="api-event-entries"),
+    path(_EVENT + "seeding/", apis_seeding.SeedingApi.as_view(), name="api-event-seeding"),
     path(_EVENT + "bracket/", apis.BracketApi.as_view(), name="api-event-bracket"),
     path(
         _EVENT + "announcements/",

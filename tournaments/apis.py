@@ -29,15 +29,14 @@ from config.exceptions import ErrorOutput
 from tournaments import entries, organizer, services
 from tournaments import serializers as s
 from tournaments.bracket_view import event_bracket
+from tournaments.entry_reads import entry_row, event_entries
 from tournaments.errors import EventError
 from tournaments.models import Tournament
 from tournaments.selectors import (
     LISTS,
     entry_names,
-    entry_row,
     event_announcements,
     event_detail,
-    event_entries,
     event_get,
     event_list,
     event_rounds,
@@ -300,7 +299,7 @@ class EntryRemoveApi(EventApi):
             reason=data.validated_data["reason"],
         )
         entry.refresh_from_db()
-        return Response(s.EntryOutput(entry_row(entry, entry.user.username)).data)
+        return Response(s.EntryOutput(entry_row(event, entry)).data)
 
 
 def _entry_schema(name: str) -> Any:

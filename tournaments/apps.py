@@ -11,10 +11,15 @@ class TournamentsConfig(AppConfig):
         # (DESIGN.md): an event's table result arrives here, and the event's organizers manage
         # its tables (pause, resume) as staff do.
         from games import finalization
+        from ratings.services import rated_listeners
         from tournaments.access import register_table_managers
         from tournaments.chat_rooms import register_event_room
+        from tournaments.push import event_of_table_rated
         from tournaments.rounds import event_finalize
 
         finalization.register("tournaments")(event_finalize)
         register_table_managers()
         register_event_room()  # who reads, writes and moderates an event's chat
+        # A rated game of an event moves its players' ratings: the event's page shows them.
+        if event_of_table_rated not in rated_listeners:
+            rated_listeners.append(event_of_table_rated)

@@ -9,14 +9,8 @@ from typing import Any
 
 import tournaments.payloads as payloads
 from games.models import Table
-from tournaments.format_inputs import entrants_of, gone_of, played_of, result_of, settings_of
-from tournaments.formats import (
-    FormatError,
-    PlayedRound,
-    RoundPlan,
-    Seating,
-    get_format,
-)
+from tournaments.format_inputs import entrants_of, gone_of, played_so_far, settings_of
+from tournaments.formats import FormatError, get_format
 from tournaments.models import RoundTable, Tournament
 from tournaments.selectors import entry_names
 
@@ -56,24 +50,6 @@ def event_bracket(event: Tournament) -> payloads.BracketOutput | None:
     return {"sides": [s for s in (side_of(rows, name, double) for name in SIDE_LABELS) if s]}
 
 
-def played_so_far(event: Tournament) -> list[PlayedRound]:
-    """The finished rounds, and the tables of the running round whose results are in: the
-    bracket shows a match decided as soon as it is, not when its whole round is over."""
-    played = played_of(event)
-    current = event.round_set.filter(number=len(played) + 1, status="running").first()
-    if current is None:
-        return played
-    done = [t for t in current.tables.all() if t.places is not None]
-    plan = RoundPlan(
-        current.number,
-        current.name,
-        tuple(Seating(tuple(t.players), t.key) for t in done),
-        tuple(current.byes),
-    )
-    results = tuple(result_of(t) for t in done)
-    return [*played, PlayedRound(plan, results)]
-
-
 def side_of(
     matches: list[payloads.MatchOutput], side: str, double: bool
 ) -> payloads.SideOutput | None:
@@ -108,6 +84,8 @@ def column_label(side: str, number: int, last: int, double: bool) -> str:
 def match_row(
     match: Any, names: dict[int, str], seeds: dict[int, int], tables: dict[str, RoundTable]
 ) -> payloads.MatchOutput:
+    found = tables.get(match.key)
+    scores = dict(zip(found.players, found.points or [], strict=False)) if found else {}
     slots: list[payloads.SlotOutput] = [
         {
             "username": names.get(s.entrant) if s.entrant is not None else None,
@@ -115,10 +93,10 @@ def match_row(
             "source": s.source,
             "bye": s.bye,
             "won": s.entrant is not None and s.entrant == match.winner,
+            "points": scores.get(s.entrant) if s.entrant is not None else None,
         }
         for s in match.slots
     ]
-    found = tables.get(match.key)
     game = found.table if found else None
     return {
         "key": match.key,

@@ -79,7 +79,7 @@ def entry_withdraw(*, event_id: int, user: User) -> Entry:
         entry = Entry.objects.filter(tournament=event, user=user).first()
         if entry is not None and entry.status not in STILL_IN:
             return entry
-        refuse(withdraw_refusal(event, entry.status if entry else None))
+        refuse(withdraw_refusal(event, entry))
         assert entry is not None  # withdraw_refusal refuses one who never entered
         if event.status == Status.RUNNING:
             leave_event(event, entry, Entry.Status.WITHDRAWN, actor=user, reason="withdrew")

@@ -63,3 +63,21 @@ def plan_of(round_: Round) -> RoundPlan:
     """A stored round as the plan the format made."""
     seatings = tuple(Seating(tuple(t.players), t.key) for t in round_.tables.all())
     return RoundPlan(round_.number, round_.name, seatings, tuple(round_.byes))
+
+
+def played_so_far(event: Tournament) -> list[PlayedRound]:
+    """The finished rounds, and the tables of the running round whose results are in: the
+    bracket shows a match decided as soon as it is, not when its whole round is over."""
+    played = played_of(event)
+    current = event.round_set.filter(number=len(played) + 1, status="running").first()
+    if current is None:
+        return played
+    done = [t for t in current.tables.all() if t.places is not None]
+    plan = RoundPlan(
+        current.number,
+        current.name,
+        tuple(Seating(tuple(t.players), t.key) for t in done),
+        tuple(current.byes),
+    )
+    results = tuple(result_of(t) for t in done)
+    return [*played, PlayedRound(plan, results)]

@@ -31,6 +31,13 @@ FORMAT_OPTIONS = {
     "multi_table_elimination": ("advance", "min_table"),
     "swiss_tables": ("min_table", "placement_points"),
 }
+#: The format's own fields: the options it reads, and ``rounds`` for the Swiss formats. The
+#: create form shows only the chosen format's (``static/js/event_form.js``; without JS it shows
+#: them all, saying whose they are) and the server ignores the others.
+FORMAT_FIELDS = {
+    name: (*options, *(("rounds",) if name in ("swiss", "swiss_tables") else ()))
+    for name, options in FORMAT_OPTIONS.items()
+}
 WINDOWS = (
     "registration_opens_at",
     "registration_closes_at",
@@ -98,10 +105,14 @@ class EventForm(forms.Form):
         min_value=1, required=False, help_text="Multi-table elimination: the top K go on."
     )
     min_table = forms.IntegerField(
-        min_value=2, max_value=MAX_PLAYERS, required=False, help_text="The smallest table."
+        min_value=2,
+        max_value=MAX_PLAYERS,
+        required=False,
+        help_text="Round robin, multi-table elimination, Swiss tables: the smallest table.",
     )
     placement_points = forms.CharField(
-        required=False, help_text="Points by place at a table, e.g. 4, 2, 1, 0."
+        required=False,
+        help_text="Round robin, Swiss tables: points by place at a table, e.g. 4, 2, 1, 0.",
     )
     seeding = forms.ChoiceField(choices=Tournament.Seeding.choices, initial="rating")
     auto_advance = forms.BooleanField(
@@ -130,6 +141,14 @@ class EventForm(forms.Form):
         field.required = not staff
         field.empty_label = "No club" if staff else None
 
+    def rows(self) -> list[tuple[Any, str]]:
+        """Each field with the formats it belongs to (space-separated; empty: every format)."""
+        owners = {
+            field: " ".join(f for f, names in FORMAT_FIELDS.items() if field in names)
+            for field in {n for names in FORMAT_FIELDS.values() for n in names}
+        }
+        return [(self[name], owners.get(name, "")) for name in self.fields]
+
     def clean_placement_points(self) -> tuple[int, ...] | None:
         text = self.cleaned_data.get("placement_points", "").strip()
         if not text:
@@ -143,6 +162,8 @@ class EventForm(forms.Form):
         """The keyword arguments of ``event_create`` besides name and format."""
         data = self.cleaned_data
         fields = {name: data[name] for name in PLAIN}
+        if "rounds" not in FORMAT_FIELDS.get(data["format"], ()):
+            fields["rounds"] = None  # another format's field, left as it was typed
         fields["ruleset"] = data["ruleset"]
         fields["club"] = data.get("club")
         fields["overrides"] = {"target": data["target"]} if data.get("target") else {}

@@ -280,6 +280,7 @@ class AuditEntry(models.Model):
         RESUME = "resume", "Resumed"
         START_ROUND = "start_round", "Round started"
         RESEAT = "reseat", "Round re-seated"
+        SEED = "seed", "Seeding set by hand"
         ADJUDICATE = "adjudicate", "Table adjudicated"
         ENTER_RESULT = "enter_result", "Result entered"
         WITHDRAWN = "withdrawn", "Player withdrawn"

@@ -13,6 +13,7 @@ from typing import Any
 from django.http import HttpRequest
 
 from tournaments.bracket_view import event_bracket
+from tournaments.entry_reads import event_entries
 from tournaments.errors import EventError
 from tournaments.forms import seating_text
 from tournaments.models import Entry, Round, RoundTable, Tournament
@@ -26,6 +27,7 @@ from tournaments.payloads import (
 from tournaments.refusals import (
     STILL_IN,
     adjudicate_refusal,
+    anyone_register_refusal,
     cancel_refusal,
     check_in_refusal,
     close_window_refusal,
@@ -38,18 +40,22 @@ from tournaments.refusals import (
     result_entry_refusal,
     resume_refusal,
     round_start_refusal,
+    seeding_refusal,
     start_refusal,
+    window_refusal,
     withdraw_refusal,
 )
+from tournaments.seed_order import seeding_preview
 from tournaments.selectors import (
     event_announcements,
     event_audit,
     event_detail,
-    event_entries,
     event_rounds,
+    event_rules,
     event_rules_summary,
     event_standings,
 )
+from tournaments.standing import Standing, own_message
 
 Status = Tournament.Status
 TIEBREAK_LABELS = {"sonneborn_berger": "Sonneborn-Berger"}
@@ -69,6 +75,8 @@ def page_context(request: HttpRequest, event: Tournament) -> dict[str, Any]:
         "event": event,
         "detail": detail,
         "rules": event_rules_summary(event),
+        # The clock row reads the rules the tables play, the same as the rules text.
+        "clock": event_rules(event) or event,
         "you": player_panel(event, detail, rounds, viewer),
         "entries": entry_rows,
         "announcements": event_announcements(event),
@@ -98,41 +106,47 @@ def standings_for_page(standings: StandingsOutput) -> dict[str, Any]:
 def player_panel(
     event: Tournament, detail: EventOutput, rounds: list[RoundOutput], viewer: Any
 ) -> dict[str, Any]:
-    """The visitor's own box: where they stand, what they can do now (``actions``: register,
-    check-in, withdraw, each offered exactly when its service would take it) and, while they
-    play, their table."""
+    """The visitor's own box: where they stand (from their entry: ``tournaments.standing``),
+    what they can do now (``actions``: register, check-in, withdraw, each offered exactly when
+    its service would take it) and, while they play, their table. A visitor who is not logged
+    in is asked to log in to register only while registration is open."""
     if viewer is None:
-        return {"login": True, "actions": []}
+        refusal = anyone_register_refusal(event)
+        message = _closed_note(event)
+        if refusal is not None and event.status == Status.REGISTRATION:
+            message = _sentence(refusal)  # the window's times, or the places taken
+        return {"login": refusal is None, "message": message, "actions": []}
     entry = detail["my_entry"]
-    status = entry["status"] if entry else None
-    calls = _own_calls(event, viewer, status)
+    own = Entry.objects.filter(tournament=event, user=viewer).first() if entry else None
+    calls = _own_calls(event, viewer, own)
     panel: dict[str, Any] = {
         "message": _message(event, entry, calls),
         "actions": [name for name, refusal in calls.items() if refusal is None],
     }
-    if status == Entry.Status.PLAYING and event.status == Status.RUNNING:
+    if entry and entry["standing"] == Standing.PLAYING and event.status == Status.RUNNING:
         panel["table"] = _my_table(rounds, viewer.username)
     return panel
 
 
-def _own_calls(event: Tournament, viewer: Any, status: str | None) -> dict[str, EventError | None]:
+def _own_calls(event: Tournament, viewer: Any, entry: Entry | None) -> dict[str, EventError | None]:
     """Each of the box's calls that would change something, with its service's refusal (None:
     accepted). Registering or checking in again, and withdrawing once gone, change nothing."""
+    status = entry.status if entry else None
     calls: dict[str, EventError | None] = {}
     if status != Entry.Status.REGISTERED:
         calls["register"] = register_refusal(event, viewer)
     if status != Entry.Status.CHECKED_IN:
         calls["check-in"] = check_in_refusal(event, status)
     if status in STILL_IN:
-        calls["withdraw"] = withdraw_refusal(event, status)
+        calls["withdraw"] = withdraw_refusal(event, entry)
     return calls
 
 
 def _message(
     event: Tournament, entry: EntryOutput | None, calls: dict[str, EventError | None]
 ) -> str:
-    """Where the visitor stands; why they cannot register or check in, in the refusal's own
-    words."""
+    """Where the visitor stands (from their entry's standing); why they cannot register or
+    check in, in the refusal's own words."""
     status = entry["status"] if entry else None
     if event.status == Status.REGISTRATION and status in (None, Entry.Status.WITHDRAWN):
         return _sentence(calls["register"]) if calls["register"] else _open_note(event)
@@ -144,12 +158,13 @@ def _message(
         return "You are registered; check-in opens before the start."
     if status == Entry.Status.CHECKED_IN and calls["withdraw"] is None:
         return "You are checked in: your first table opens here at the start."
-    if status == Entry.Status.PLAYING and event.status == Status.RUNNING:
-        return "You are playing."
-    if entry is not None:
-        reason = f" ({entry['reason']})" if entry["reason"] else ""
-        return f"Your entry: {entry['status_label'].lower()}{reason}."
-    return _closed_note(event)
+    if entry is None:
+        return _closed_note(event)
+    seeded = own_message(event, Standing(entry["standing"]), entry["standing_label"])
+    if seeded is not None:
+        return seeded
+    reason = f" ({entry['reason']})" if entry["reason"] else ""
+    return f"Your entry: {entry['standing_label'].lower()}{reason}."
 
 
 def _sentence(refusal: EventError) -> str:
@@ -163,11 +178,20 @@ def _open_note(event: Tournament) -> str:
 
 
 def _closed_note(event: Tournament) -> str:
-    if event.status in (Status.DRAFT,):
-        return "Registration has not opened yet."
-    if event.status in (Status.FINISHED, Status.CANCELLED):
-        return f"This event is {event.get_status_display().lower()}."
-    return "Registration is closed."
+    """For one without an entry: whether registration is open, and if not why."""
+    if event.status == Status.REGISTRATION:
+        refusal = window_refusal(event, Status.REGISTRATION)
+        return _sentence(refusal) if refusal else _open_note(event)
+    return CLOSED_NOTES[Status(event.status)]
+
+
+CLOSED_NOTES = {
+    Status.DRAFT: "Registration has not opened yet.",
+    Status.CHECK_IN: "Registration is closed: check-in is open to the registered players.",
+    Status.RUNNING: "Registration is closed: the event is under way.",
+    Status.FINISHED: "This event is finished.",
+    Status.CANCELLED: "This event is cancelled.",
+}
 
 
 def _my_table(rounds: list[RoundOutput], username: str) -> RoundTableOutput | None:
@@ -198,6 +222,8 @@ def organizer_tools(
         "resume": resume_refusal(event) is None and event.paused_at is not None,
         "cancel": event.status != Status.CANCELLED and cancel_refusal(event) is None,
         "players": _removable(event, entry_rows, actor),
+        # Before the start: the order the start would seed, to reorder by hand.
+        "seeding": seeding_preview(event) if seeding_refusal(event) is None else None,
         "open_tables": _open_tables(event, rounds, actor),
         "waiting_rounds": _waiting_rounds(event, rounds, actor),
     }

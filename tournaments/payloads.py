@@ -54,11 +54,28 @@ class EntryOutput(TypedDict):
     username: str
     status: Annotated[str, _one_of(Entry.Status)]
     status_label: str
+    standing: Annotated[
+        str,
+        Doc(
+            "How the player stands: registered, checked_in, no_show, playing, knocked_out, "
+            "withdrawn, disqualified, winner, place (a final place below the winner), cancelled"
+        ),
+    ]
+    standing_label: Annotated[str, Doc('In words: "Knocked out", "2nd place"')]
     seed: int | None
     rating: Annotated[float | None, Doc("In the event's pool at its start")]
+    rating_now: Annotated[int, Doc("The player's current rating in the event's pool, rounded")]
     reason: Annotated[str, Doc("Why an organizer withdrew or disqualified them")]
     registered_at: datetime
     checked_in_at: datetime | None
+
+
+class SeedRowOutput(TypedDict):
+    position: Annotated[int, Doc("The seed the start would give (1 is the top seed)")]
+    entry: Annotated[int, Doc("The entry's id")]
+    username: str
+    status: Annotated[str, Doc("registered or checked_in")]
+    rating: Annotated[int, Doc("Current rating in the event's pool, rounded")]
 
 
 class EventOutput(EventSummaryOutput):
@@ -85,6 +102,9 @@ class EventOutput(EventSummaryOutput):
     max_players: int | None
     conditions: ConditionsOutput
     counts: Annotated[dict[str, int], Doc("Entries by status")]
+    status_text: Annotated[
+        str, Doc('Where the event stands, in words: "Running · Final: running · 2 playing, ...')
+    ]
     current_round: RoundBriefOutput | None
     my_entry: Annotated[EntryOutput | None, Doc("Yours, when logged in and entered")]
     is_admin: Annotated[bool, Doc("Whether you organize this event")]
@@ -139,6 +159,7 @@ class SlotOutput(TypedDict):
     source: Annotated[str, Doc('"seed 4", "bye", "winner of W1-2", ...')]
     bye: bool
     won: bool
+    points: Annotated[int | None, Doc("The player's game points in this match, once played")]
 
 
 class MatchState(StrEnum):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from config.push import group_send
+from tournaments.models import RoundTable
 
 
 def event_group(event_id: int) -> str:
@@ -23,3 +24,15 @@ def on_commit_event(event_id: int, what: str) -> None:
         group_send(event_group(event_id), {"type": "event.changed", "what": str(what)})
 
     transaction.on_commit(send, robust=True)
+
+
+def event_of_table_rated(table_id: int) -> None:
+    """A rated game of an event's table moved its players' ratings (``ratings.services``
+    calls this after commit): the event's watchers re-read, and its players' list shows them."""
+    event_id = (
+        RoundTable.objects.filter(table_id=table_id)
+        .values_list("round__tournament_id", flat=True)
+        .first()
+    )
+    if event_id is not None:
+        group_send(event_group(event_id), {"type": "event.changed", "what": "ratings"})

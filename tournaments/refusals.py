@@ -25,6 +25,7 @@ from tournaments.errors import EventError, forbidden, not_eligible, wrong_status
 from tournaments.format_inputs import settings_of
 from tournaments.formats import FormatError, get_format
 from tournaments.models import Entry, Round, RoundTable, Tournament
+from tournaments.standing import is_knocked_out
 
 Status = Tournament.Status
 #: An entry still in the event: withdrawing changes it (any other has left already).
@@ -45,6 +46,12 @@ def register_refusal(event: Tournament, user: User) -> EventError | None:
         or conditions_refusal(event, user)
         or _full_refusal(event)
     )
+
+
+def anyone_register_refusal(event: Tournament) -> EventError | None:
+    """What stops anyone at all from registering now: the window, then the places left (a
+    visitor who is not logged in is asked to log in to register only without one)."""
+    return window_refusal(event, Status.REGISTRATION) or _full_refusal(event)
 
 
 def _disqualified_refusal(event: Tournament, user: User) -> EventError | None:
@@ -109,13 +116,15 @@ def check_in_refusal(event: Tournament, entry_status: str | None) -> EventError 
     return window_refusal(event, Status.CHECK_IN)
 
 
-def withdraw_refusal(event: Tournament, entry_status: str | None) -> EventError | None:
-    """Why the player whose entry has ``entry_status`` may not withdraw: they never entered, or
-    the event is over."""
-    if entry_status is None:
+def withdraw_refusal(event: Tournament, entry: Entry | None) -> EventError | None:
+    """Why the player with ``entry`` (None: no entry) may not withdraw: they never entered,
+    the event is over, or they are knocked out already (nothing left to withdraw from)."""
+    if entry is None:
         return not_registered()
     if event.status in OVER:
         return wrong_status("the event is over")
+    if is_knocked_out(event, entry):
+        return wrong_status("you are knocked out already: there is nothing to withdraw from")
     return None
 
 
@@ -154,6 +163,15 @@ def start_refusal(event: Tournament) -> EventError | None:
         get_format(event.format).check(players, settings_of(event))
     except FormatError as exc:
         return EventError("bad_request", str(exc))
+    return None
+
+
+def seeding_refusal(event: Tournament) -> EventError | None:
+    """The seeding is set by hand only before the start: the start fixes the seeds."""
+    if event.status not in (Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN):
+        return wrong_status(
+            f"the seeding is fixed once the event has started (it is {event.get_status_display()})"
+        )
     return None
 
 

@@ -16,9 +16,11 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Club, ClubMembership, User
 from games.engine.errors import ConfigError
+from games.engine.rules import Rules
 from games.engine.summary import rules_summary
 from games.models import Table
 from tournaments.access import is_event_admin
+from tournaments.entry_reads import event_status_line, my_entry
 from tournaments.errors import EventError, forbidden
 from tournaments.models import (
     FORMAT_CHOICES,
@@ -31,7 +33,6 @@ from tournaments.models import (
 )
 from tournaments.payloads import (
     AnnouncementOutput,
-    EntryOutput,
     EventOutput,
     EventSummaryOutput,
     RoundBriefOutput,
@@ -39,6 +40,7 @@ from tournaments.payloads import (
     RoundTableOutput,
     StandingsOutput,
 )
+from tournaments.standing import standings_by_entry
 
 Status = Tournament.Status
 #: The lists of ``/events/`` and ``GET /api/events/?status=``; drafts are listed to organizers.
@@ -129,18 +131,28 @@ def format_name(slug: str) -> str:
     return FORMAT_NAMES.get(slug, slug)
 
 
+def event_rules(event: Tournament) -> Rules | None:
+    """The rules the event's tables play: its rule set with its overrides and the event's own
+    clock, exactly as ``rounds.start_round`` opens them (None if the rule set no longer takes
+    the overrides). The page's rules text and its clock row both read this, so they agree."""
+    clock = {"turn_seconds": event.turn_seconds, "time_bank_seconds": event.time_bank_seconds}
+    try:
+        return event.ruleset.to_rules({**event.overrides, **clock})
+    except ConfigError:
+        return None
+
+
 def event_rules_summary(event: Tournament) -> list[str]:
     """The event's rules in plain English (empty if its rule set no longer takes the overrides)."""
-    try:
-        return rules_summary(event.ruleset.to_rules(event.overrides))
-    except ConfigError:
-        return []
+    rules = event_rules(event)
+    return rules_summary(rules) if rules else []
 
 
 def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
     """Everything the event's page header and ``GET /api/events/{slug}/`` show."""
     counts = Counter(event.entries.values_list("status", flat=True))
     latest = current_round(event)
+    rows = standings_by_entry(event)
     return {
         **event_summary(event),
         "description": event.description,
@@ -171,8 +183,9 @@ def event_detail(event: Tournament, viewer: Any = None) -> EventOutput:
             "members_only": event.members_only,
         },
         "counts": {status: counts.get(status, 0) for status in Entry.Status.values},
+        "status_text": event_status_line(event, latest, dict(counts), rows),
         "current_round": round_brief(latest) if latest else None,
-        "my_entry": my_entry(event, viewer),
+        "my_entry": my_entry(event, viewer, rows),
         "is_admin": viewer is not None and is_event_admin(viewer, event),
     }
 
@@ -201,33 +214,6 @@ def round_brief(round_: Round) -> RoundBriefOutput:
         "name": round_.name,
         "status": round_.status,
     }
-
-
-def my_entry(event: Tournament, viewer: Any) -> EntryOutput | None:
-    if viewer is None or not viewer.is_authenticated:
-        return None
-    entry = event.entries.filter(user=viewer).first()
-    return entry_row(entry, viewer.username) if entry else None
-
-
-def entry_row(entry: Entry, username: str) -> EntryOutput:
-    return {
-        "id": entry.pk,
-        "username": username,
-        "status": entry.status,
-        "status_label": entry.get_status_display(),
-        "seed": entry.seed,
-        "rating": entry.rating,
-        "reason": entry.reason,
-        "registered_at": entry.registered_at,
-        "checked_in_at": entry.checked_in_at,
-    }
-
-
-def event_entries(event: Tournament) -> list[EntryOutput]:
-    """Every entry: seeded ones by seed, then the rest in the order they registered."""
-    rows = event.entries.select_related("user").order_by("seed", "registered_at", "pk")
-    return [entry_row(e, e.user.username) for e in rows]
 
 
 def entry_names(event: Tournament) -> dict[int, str]:

@@ -18,6 +18,14 @@ RoundTableOutput = serializer_for(payloads.RoundTableOutput)
 StandingsOutput = serializer_for(payloads.StandingsOutput)
 BracketOutput = serializer_for(payloads.BracketOutput)
 AnnouncementOutput = serializer_for(payloads.AnnouncementOutput)
+SeedRowOutput = serializer_for(payloads.SeedRowOutput)
+
+
+class SeedOrderInput(serializers.Serializer):
+    order = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Entry ids, the top seed first: every player still entered, once each",
+    )
 
 
 class AnnouncementInput(serializers.Serializer):

@@ -19,12 +19,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from config.errors import ServiceError
-from tournaments import entries, organizer, services
+from tournaments import entries, organizer, seed_order, services
 from tournaments.errors import EventError
 from tournaments.forms import EventForm, parse_places, parse_seating
 from tournaments.models import Entry, Tournament
 from tournaments.page_context import page_context, viewer_of
 from tournaments.scorekeeper import hands_from_text, scorekeeper_enter
+from tournaments.seed_order import order_moved, seeding_preview
 from tournaments.selectors import (
     LISTS,
     clubs_with_events,
@@ -171,6 +172,18 @@ def _remove(event: Tournament, user: Any, post: Any) -> str:
     return f"{entry.user.username} is {'disqualified' if disqualify else 'withdrawn'}."
 
 
+def _seed(event: Tournament, user: Any, post: Any) -> str:
+    """Move one player a place up or down the seeding (the page's buttons, without JS)."""
+    step = {"up": -1, "down": 1}.get(post.get("move", ""))
+    if step is None or not post.get("entry", "").isdigit():
+        raise EventError("bad_request", "choose a player and move them up or down")
+    entry_id = int(post["entry"])
+    order = order_moved([r["entry"] for r in seeding_preview(event)], entry_id, step)
+    event = seed_order.event_seed_order(event_id=event.pk, actor=user, order=order)
+    row = next(r for r in seeding_preview(event) if r["entry"] == entry_id)
+    return f"{row['username']} is seed {row['position']} now."
+
+
 EVENT_CALLS: dict[str, Call] = {
     "register": _register,
     "withdraw": _withdraw,
@@ -186,6 +199,7 @@ EVENT_CALLS: dict[str, Call] = {
     "cancel": _cancel,
     "announce": _announce,
     "remove-player": _remove,
+    "seed": _seed,
 }
 
 

@@ -38,7 +38,7 @@ def test_home_page_links_everywhere_a_newcomer_needs(page: Page, live_server) ->
         expect(page.get_by_role("link", name=name).first).to_be_visible()
     # The stylesheet is served (WhiteNoise in the app, static files in the live server).
     css = page.request.get(
-        live_server.url + page.locator("link[rel=stylesheet]").get_attribute("href")
+        live_server.url + page.locator("link[rel=stylesheet]").first.get_attribute("href")
     )
     assert css.ok
 

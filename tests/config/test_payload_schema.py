@@ -356,6 +356,18 @@ def _withdraw(w: World) -> Any:
     return api("max").post(event_url(spring(), "withdraw/"))
 
 
+@case("events_seeding")
+def _seeding(w: World) -> Any:
+    return api().get(event_url(spring(), "seeding/"))
+
+
+@case("events_seeding_set")
+def _seeding_set(w: World) -> Any:
+    order = [row["entry"] for row in api().get(event_url(spring(), "seeding/")).json()]
+    body = {"order": order[::-1]}
+    return api(w.director).post(event_url(spring(), "seeding/"), body, format="json")
+
+
 @case("events_open_check_in")
 def _open_check_in(w: World) -> Any:
     return api(w.director).post(event_url(spring(), "open-check-in/"))

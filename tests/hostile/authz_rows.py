@@ -125,6 +125,19 @@ def reseat_text(world: World, role: str) -> dict[str, Any]:
     return {"tables": f"{names[a]}, {names[c]}\n{names[b]}, {names[d]}"}
 
 
+def _check_in_entries(world: World) -> list[int]:
+    event = world.events["check_in"]
+    return list(Entry.objects.filter(tournament=event).order_by("pk").values_list("pk", flat=True))
+
+
+def seed_order(world: World, role: str) -> dict[str, Any]:
+    return {"order": _check_in_entries(world)[::-1]}
+
+
+def seed_move(world: World, role: str) -> dict[str, Any]:
+    return {"entry": _check_in_entries(world)[0], "move": "down"}
+
+
 def move(world: World, role: str) -> dict[str, Any]:
     return ann_move(world)
 

@@ -88,6 +88,8 @@ MATRIX: list[Row] = [
     row("GET /api/events/{draft}/entries/", **_HIDDEN),
     row("GET /api/events/{draft}/bracket/", **_HIDDEN),
     row("GET /api/events/{draft}/announcements/", **_HIDDEN),
+    row("GET /api/events/{draft}/seeding/", **_HIDDEN),
+    row("GET /api/events/{check_in}/seeding/", everyone=200),
     # --- events: a player's calls ---
     row("POST /api/events/{registration}/register/", anon=401, logged=200),
     row("POST /api/events/{registration}/withdraw/", anon=401, player=200, logged=400),
@@ -116,6 +118,7 @@ MATRIX: list[Row] = [
     row("POST /api/events/{face}/tables/{face_table}/result/", b.hands, **_ORG),
     row("POST /api/events/{waiting}/rounds/{round}/reseat/", b.reseat, **_ORG),
     row("POST /api/events/{waiting}/rounds/{round}/start/", **_ORG),
+    row("POST /api/events/{check_in}/seeding/", b.seed_order, **_ORG),
     # ... and this event's objects named under another club's event: never reached.
     row("POST /api/events/{spades}/tables/{decide}/adjudicate/", b.places, anon=401, logged=404),
     row(
@@ -247,6 +250,7 @@ MATRIX: list[Row] = [
     row("POST /events/{face}/tables/{face_table}/result/", b.hands_text, **_FORM),
     row("POST /events/{waiting}/rounds/{round}/reseat/", b.reseat_text, **_FORM),
     row("POST /events/{waiting}/rounds/{round}/start/", **_FORM),
+    row("POST /events/{check_in}/seed/", b.seed_move, **_FORM),
     # --- the Django admin: staff only; model pages need the model's permission ---
     row("GET /admin/", **_ADMIN, staff=200, root=200),
     row("GET /admin/games/table/{t_event}/change/", private="view", **_ADMIN, staff=403, root=200),

@@ -27,6 +27,7 @@ from tournaments.models import AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.page_context import page_context
 from tournaments.refusals import STILL_IN
 from tournaments.scorekeeper import scorekeeper_enter
+from tournaments.seed_order import event_seed_order, seeding_preview
 
 
 class _Undo(Exception):
@@ -119,6 +120,12 @@ def _tool_calls(pk: int, actor: User) -> Iterator[tuple[str, Callable[[], object
     ):
         yield f"tool:{name}", _tool(service, pk, actor)
     yield "tool:cancel", lambda: services.event_cancel(event_id=pk, actor=actor, reason="test")
+    yield "tool:seed", lambda: event_seed_order(event_id=pk, actor=actor, order=_reversed_seeds(pk))
+
+
+def _reversed_seeds(pk: int) -> list[int]:
+    """The seeding as it stands, bottom seed first: a change whenever two players are in."""
+    return [row["entry"] for row in seeding_preview(Tournament.objects.get(pk=pk))][::-1]
 
 
 def _tool(service: Any, pk: int, actor: User) -> Callable[[], object]:
@@ -171,6 +178,7 @@ def offered_by_context(event: Tournament, viewer: User) -> set[str]:
     names = dict(Round.objects.filter(tournament=event).values_list("pk", "number"))
     offers |= {f"tool:{k.replace('_', '-')}" for k, v in tools.items() if v is True}
     offers |= {f"remove:{e['username']}" for e in tools["players"]}
+    offers |= {"tool:seed"} if tools["seeding"] else set()
     for row in tools["open_tables"]:
         name = table_name(RoundTable.objects.select_related("round").get(pk=row["id"]))
         offers |= {f"result:{name}"} if row["enter_result"] else set()

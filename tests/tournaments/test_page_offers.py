@@ -129,6 +129,20 @@ def finished(director: User) -> tuple[Tournament, User]:
     return event, viewer
 
 
+def knocked_out(director: User) -> tuple[Tournament, User]:
+    """zed loses the semi-final (alphabetical order wins) while the final is still to play."""
+    event = started_event(director, ["ann", "bob", "cid", "zed"])
+    decide_round(event, 1, director)
+    event.refresh_from_db()
+    assert event.status == Tournament.Status.RUNNING
+    return event, User.objects.get(username="zed")
+
+
+def runner_up(director: User) -> tuple[Tournament, User]:
+    event, _ = finished(director)
+    return event, User.objects.get(username="bob")
+
+
 def cancelled(build: Situation) -> Situation:
     def situation(director: User) -> tuple[Tournament, User]:
         event, viewer = build(director)
@@ -158,14 +172,22 @@ SITUATIONS: dict[str, tuple[Situation, set[str], str]] = {
     "check-in not yet open": (check_in_not_yet_open, {"withdraw"}, "Check-in opens at "),
     "check-in closed": (check_in_closed, {"withdraw"}, "Check-in closed at "),
     "checked in": (checked_in, {"withdraw"}, "You are checked in"),
-    "late for registration": (late_for_registration, set(), "Registration is closed."),
+    "late for registration": (
+        late_for_registration,
+        set(),
+        "Registration is closed: check-in is open to the registered players.",
+    ),
     "playing": (playing, {"withdraw"}, "You are playing."),
     "no-show": (no_show, set(), "Your entry: did not check in."),
     "withdrew while running": (withdrew_while_running, set(), "Your entry: withdrawn (withdrew)."),
-    "finished": (finished, set(), "Your entry: playing."),
+    # The issue's finished event: a player's box says how they did, from their entry's standing.
+    "knocked out": (knocked_out, set(), "You are knocked out: the event goes on without you."),
+    "finished, won": (finished, set(), "You won the event."),
+    "finished, second": (runner_up, set(), "You finished in 2nd place."),
     "cancelled, registered": (cancelled(registered), set(), "Your entry: registered."),
     "cancelled, checked in": (cancelled(checked_in), set(), "Your entry: checked in."),
     "cancelled, no entry": (cancelled(nobody), set(), "This event is cancelled."),
+    "cancelled, playing": (cancelled(playing), set(), "The event was cancelled."),
 }
 
 

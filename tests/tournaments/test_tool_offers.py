@@ -109,13 +109,21 @@ SITUATIONS: dict[str, tuple[Situation, Callable[[Tournament], set[str]]]] = {
     "draft": (draft, lambda e: {"tool:open-registration", "tool:cancel"}),
     "registration": (
         registration,
-        lambda e: {"register", "tool:open-check-in", "tool:close", "tool:cancel", "remove:ann"},
+        lambda e: {
+            "register",
+            "tool:open-check-in",
+            "tool:close",
+            "tool:cancel",
+            "remove:ann",
+            "tool:seed",
+        },
     ),
     "check-in": (
         check_in,
-        lambda e: {"tool:close", "tool:start", "tool:cancel", *removes("ann", "bob")},
+        lambda e: {"tool:close", "tool:start", "tool:cancel", "tool:seed", *removes("ann", "bob")},
     ),
-    # The format cannot start with nobody checked in: no Start (it used to be offered).
+    # The format cannot start with nobody checked in: no Start (it used to be offered). Nobody
+    # to seed either.
     "check-in, nobody": (check_in_with_nobody, lambda e: {"tool:close", "tool:cancel"}),
     "running": (
         swiss_running,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from typing import Any
 
 import pytest
@@ -295,6 +296,24 @@ def test_staff_create_an_event_from_the_form(director: User) -> None:
     browser(director).post("/events/new/", {**options, "advance": "2", "placement_points": "3,1"})
     # Only the options the format reads are kept (multi-table elimination has no points).
     assert Tournament.objects.get(slug="multi").options == {"advance": 2}
+    # ... and rounds, a Swiss field, is left out too.
+    assert Tournament.objects.get(slug="multi").rounds is None
+
+
+def test_the_create_form_names_each_format_s_own_fields(director: User) -> None:
+    html = browser(director).get("/events/new/").content.decode()
+    owners = dict(re.findall(r'id="field-(\w+)" data-formats="([\w ]+)"', html))
+    assert owners == {
+        "rounds": "swiss swiss_tables",
+        "third_place": "single_elimination",
+        "grand_final_reset": "double_elimination",
+        "double_round": "round_robin",
+        "advance": "multi_table_elimination",
+        "min_table": "round_robin multi_table_elimination swiss_tables",
+        "placement_points": "round_robin swiss_tables",
+    }
+    assert 'id="field-name" data-formats' not in html
+    assert 'src="/static/js/event_form.js"' in html
 
 
 def test_club_admins_create_events_for_their_clubs_only(director: User) -> None:
@@ -315,7 +334,9 @@ def test_club_admins_create_events_for_their_clubs_only(director: User) -> None:
 def test_checked_in_players_wait_for_the_start(director: User) -> None:
     event = make_event(director, status="check_in", players=["ann", "bob"])
     assert "You are checked in" in page(user("ann"), event)
-    assert "Registration is closed." in page(UserFactory(), event)
+    assert "Registration is closed: check-in is open to the registered players." in page(
+        UserFactory(), event
+    )
 
 
 def test_enter_a_face_to_face_result(director: User) -> None:
@@ -334,4 +355,4 @@ def test_enter_a_face_to_face_result(director: User) -> None:
         finalization.run_hook(table.table_id, hook)
     event.refresh_from_db()
     assert event.status == "finished" and event.champion.username == first
-    assert f"Champion: <strong>{first}</strong>" in page(None, event)
+    assert f"Finished · won by {first} · 2 players" in page(None, event)
