@@ -55,7 +55,7 @@ def test_a_visitor_sees_the_site_counts_events_and_the_calls(director: User) -> 
     html = home()
     assert "An online home for clubs and organizers who run Rummy 500 events." in html
     assert text_of(html, "calls") == "Sign up Log in"
-    assert text_of(html, "play-calls") == "Quick play Tables to join or watch"
+    assert text_of(html, "play-calls") == "Quick play Open games and games to watch"
     assert 'href="/tables/#quick-play"' in html
     assert text_of(html, "live-counts") == (
         "1 game in play 2 players at the tables 0 tables waiting for players"
