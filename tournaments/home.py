@@ -36,6 +36,10 @@ OPEN = (Status.REGISTRATION, Status.CHECK_IN, Status.RUNNING)
 
 
 def home_page(request: HttpRequest) -> HttpResponse:
+    """The dashboard; ``?part=counts`` is its live counts alone, which the page asks for again
+    as the lobby socket tells of tables created, started or over (``static/js/home.js``)."""
+    if request.GET.get("part") == "counts":
+        return render(request, "_home_counts.html", {"counts": live_counts()})
     return render(request, "home.html", home_context(viewer_of(request)))
 
 

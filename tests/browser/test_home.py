@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from games import services
 from tests.accounts.factories import UserFactory
 from tests.browser.pages import PageFactory, log_in
 from tests.browser.test_event_tour import shoot
@@ -60,3 +61,26 @@ def test_the_dashboard_for_a_visitor_and_a_player(new_page: PageFactory, asgi_se
     shoot(player, "home-player")
     player.get_by_role("link", name=f"Table {table.pk}").click()
     expect(player).to_have_url(re.compile(rf"/tables/{table.pk}/$"))
+
+
+def test_the_live_counts_follow_the_tables_without_a_reload(
+    new_page: PageFactory, asgi_server: str
+) -> None:
+    ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
+    visitor = new_page()
+    visitor.goto(asgi_server + "/")
+    visitor.evaluate("window.noReload = true")
+    counts = visitor.locator("#live-counts p")
+    expect(counts).to_have_text(
+        ["0 games in play", "0 players at the tables", "0 tables waiting for players"]
+    )
+    expect(visitor.locator("#live-counts[data-live=true]")).to_have_count(1)
+    table = services.table_create(creator=ann, ruleset="standard", seats=2)
+    expect(counts).to_have_text(
+        ["0 games in play", "0 players at the tables", "1 table waiting for players"]
+    )
+    services.table_join(table_id=table.pk, user=bob)  # full: it starts
+    expect(counts).to_have_text(
+        ["1 game in play", "2 players at the tables", "0 tables waiting for players"]
+    )
+    assert visitor.evaluate("window.noReload") is True  # the same document all along
