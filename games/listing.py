@@ -1,5 +1,6 @@
 """The lobby's lists of tables: open tables to join and games in play to watch, with filters,
-and the entry each list (and each ``table`` frame of the lobby socket) shows of a table.
+and the entry each list (and each ``table`` frame of the lobby socket) shows of a table; how
+busy the site is (``live_counts``) and the tables a player sits at (``tables_of``).
 
 A read, like ``games.selectors``; ``games.push`` sends the entry to the lobby's sockets after
 every change that concerns the lists.
@@ -8,14 +9,15 @@ every change that concerns the lists.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from games.engine.errors import BAD_REQUEST
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
 from games.errors import TableError
-from games.models import Table
-from games.payloads import ListedTableOutput
+from games.models import Seat, Table
+from games.payloads import ListedTableOutput, LiveCounts
 
 
 def listing_entry(table: Table, players: list[str]) -> ListedTableOutput:
@@ -94,4 +96,32 @@ def tables_listed(wanted: TableFilter) -> QuerySet[Table]:
         rows.order_by("-created_at", "-pk")
         .select_related("ruleset", "creator", "club")
         .prefetch_related("seat_set__user")
+    )
+
+
+def live_counts() -> LiveCounts:
+    """How busy the site is: tables in play, players seated at them, tables gathering players
+    (the home page and the lobby show these). Two queries, whatever the numbers."""
+    playing, waiting = Table.Status.PLAYING, Table.Status.WAITING
+    tables = Table.objects.aggregate(
+        playing=Count("pk", filter=Q(status=playing)),
+        waiting=Count("pk", filter=Q(status=waiting)),
+    )
+    players = Seat.objects.filter(table__status=playing).values("user").distinct().count()
+    return {
+        "tables_playing": tables["playing"],
+        "players_playing": players,
+        "tables_waiting": tables["waiting"],
+    }
+
+
+def tables_of(user: Any) -> QuerySet[Table]:
+    """The tables ``user`` sits at that are in play or still gathering players, newest first."""
+    statuses = (Table.Status.PLAYING, Table.Status.WAITING)
+    return (
+        Table.objects.filter(status__in=statuses, seat_set__user=user)
+        .select_related("ruleset")
+        .prefetch_related("seat_set__user")
+        .order_by("-pk")
+        .distinct()
     )

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.clock import clock_payload
@@ -34,7 +34,6 @@ from games.payloads import (
     GameOverOutput,
     JsonObject,
     LastHandOutput,
-    LiveCounts,
     LogEntryOutput,
     MoveOutput,
     ReplayOutput,
@@ -218,34 +217,6 @@ def tables_with_status(status: str = Table.Status.WAITING) -> QuerySet[Table]:
         Table.objects.filter(status=status)
         .select_related("ruleset", "creator", "club")
         .prefetch_related("seat_set__user")
-    )
-
-
-def live_counts() -> LiveCounts:
-    """How busy the site is: tables in play, players seated at them, tables gathering players
-    (the home page and the lobby show these). Two queries, whatever the numbers."""
-    playing, waiting = Table.Status.PLAYING, Table.Status.WAITING
-    tables = Table.objects.aggregate(
-        playing=Count("pk", filter=Q(status=playing)),
-        waiting=Count("pk", filter=Q(status=waiting)),
-    )
-    players = Seat.objects.filter(table__status=playing).values("user").distinct().count()
-    return {
-        "tables_playing": tables["playing"],
-        "players_playing": players,
-        "tables_waiting": tables["waiting"],
-    }
-
-
-def tables_of(user: Any) -> QuerySet[Table]:
-    """The tables ``user`` sits at that are in play or still gathering players, newest first."""
-    statuses = (Table.Status.PLAYING, Table.Status.WAITING)
-    return (
-        Table.objects.filter(status__in=statuses, seat_set__user=user)
-        .select_related("ruleset")
-        .prefetch_related("seat_set__user")
-        .order_by("-pk")
-        .distinct()
     )
 
 

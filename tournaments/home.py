@@ -17,7 +17,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from games.selectors import live_counts, seat_infos, tables_of
+from games.listing import live_counts, tables_of
+from games.selectors import seat_infos
 from ratings.selectors import Board, board_page, pool_choice
 from tournaments.models import Entry, Tournament
 from tournaments.page_context import viewer_of

@@ -9,9 +9,9 @@ from unittest import mock
 import pytest
 
 from games import services
+from games.listing import live_counts
 from games.models import Table
 from games.push import LOBBY_GROUP
-from games.selectors import live_counts
 from tests.games.finished import finished_table
 from tests.games.tables import play_greedy, players, started_table, state_of
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import services
-from games.selectors import live_counts
+from games.listing import live_counts
 from tests.accounts.factories import UserFactory
 from tests.games.tables import started_table
 from tests.tournaments.factories import make_event, round_of, started_event
