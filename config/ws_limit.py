@@ -27,8 +27,10 @@ from typing import Any
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from django.db import DatabaseError
 
 from config.errors import BAD_REQUEST, ServiceError, error_frame
+from config.unavailable import is_unavailable, unavailable_error
 
 # A real message is a few hundred bytes; anything near this is a mistake or an attack.
 MAX_FRAME_BYTES = 64 * 1024
@@ -136,3 +138,31 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
     async def send_error(self, error: ServiceError, client_id: str | None) -> None:
         """Answer the message ``client_id`` names (None: none, or unreadable) with ``error``."""
         await self.send_json(error_frame(error, client_id=client_id))
+
+
+class SyncOnlyConsumer(RateLimitedConsumer):
+    """A socket that only tells (the lobby's, the user's own): the one message it reads is
+    ``{"type": "sync"}``, answered by ``synced``; anything else is refused with ``bad_request``
+    and the socket stays open. A database out of reach answers ``unavailable`` (retryable)."""
+
+    async def synced(self) -> None:
+        """Send what a fresh connection gets (the subclass's own frames)."""
+        raise NotImplementedError
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if await self.refused(text_data, bytes_data):
+            return
+        try:
+            content = json.loads(text_data or "")
+        except (ValueError, RecursionError):
+            await self.send_error(ServiceError(BAD_REQUEST, "a message must be JSON"), None)
+            return
+        if not isinstance(content, dict) or content.get("type") != "sync":
+            await self.send_error(ServiceError(BAD_REQUEST, "type: must be sync"), None)
+            return
+        try:
+            await self.synced()
+        except DatabaseError as exc:
+            if not is_unavailable(exc):
+                raise
+            await self.send_error(unavailable_error(), None)

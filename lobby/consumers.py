@@ -11,18 +11,16 @@ the grace period leaves the pool. On connect, and on ``{"type": "sync"}``: ``poo
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 from django.urls import reverse
 
-from config.errors import BAD_REQUEST, error_frame
+from config.errors import error_frame
 from config.unavailable import is_unavailable, unavailable_error
-from config.ws_limit import RateLimitedConsumer
+from config.ws_limit import SyncOnlyConsumer
 from games.push import LOBBY_GROUP, lobby_user_group
-from lobby.errors import PoolError
 from lobby.selectors import pool_counts, pool_me
 from lobby.services import presence_change
 
@@ -36,7 +34,7 @@ def _hello(user: Any) -> list[dict[str, Any]]:
     return [{"type": "pools", "pools": pool_counts()}, {"type": "me", "me": pool_me(user)}]
 
 
-class LobbyConsumer(RateLimitedConsumer):
+class LobbyConsumer(SyncOnlyConsumer):
     """One lobby page (or bot); takes ``sync`` only, under the limits of ``config.ws_limit``."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -102,21 +100,7 @@ class LobbyConsumer(RateLimitedConsumer):
 
     # --- from the client ------------------------------------------------------------------
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if await self.refused(text_data, bytes_data):
-            return
-        try:
-            content = json.loads(text_data or "")
-        except (ValueError, RecursionError):
-            await self.send_error(PoolError(BAD_REQUEST, "a message must be JSON text"), None)
-            return
-        if not isinstance(content, dict) or content.get("type") != "sync":
-            await self.send_error(PoolError(BAD_REQUEST, "type: must be sync"), None)
-            return
-        try:
-            for frame in await _db(_hello)(self.user):
-                await self.send_json(frame)
-        except DatabaseError as exc:
-            if not is_unavailable(exc):
-                raise
-            await self.send_json(error_frame(unavailable_error()))
+    async def synced(self) -> None:
+        """``sync``: the counts and the player's place again."""
+        for frame in await _db(_hello)(self.user):
+            await self.send_json(frame)

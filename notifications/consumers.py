@@ -10,15 +10,13 @@ every socket (``config.ws_limit``).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 from django.db import DatabaseError
 
-from config.errors import BAD_REQUEST, ServiceError
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
-from config.ws_limit import RateLimitedConsumer
+from config.ws_limit import SyncOnlyConsumer
 from notifications.push import user_group
 from notifications.selectors import unread_count
 
@@ -30,7 +28,7 @@ def _db(func: Any) -> Any:
     return database_sync_to_async(func, thread_sensitive=False)
 
 
-class UserConsumer(RateLimitedConsumer):
+class UserConsumer(SyncOnlyConsumer):
     """One socket of one signed-in user; takes ``sync`` only."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -76,18 +74,6 @@ class UserConsumer(RateLimitedConsumer):
             raise exc
         await self.send_error(unavailable_error(), None)
 
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if await self.refused(text_data, bytes_data):
-            return
-        try:
-            content = json.loads(text_data or "")
-        except (ValueError, RecursionError):
-            await self.send_error(ServiceError(BAD_REQUEST, "a message must be JSON"), None)
-            return
-        if not isinstance(content, dict) or content.get("type") != "sync":
-            await self.send_error(ServiceError(BAD_REQUEST, "type: must be sync"), None)
-            return
-        try:
-            await self._send_unread()
-        except DatabaseError as exc:
-            await self._unavailable(exc)
+    async def synced(self) -> None:
+        """``sync``: the unread count again."""
+        await self._send_unread()
