@@ -10,6 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from celery._state import _set_task_join_will_block
 from django.conf import settings
 from django.core.cache import cache
 
@@ -108,6 +109,16 @@ def _clear_cache() -> Iterator[None]:
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _celery_client() -> None:
+    """Each test starts as a plain Celery client. An embedded worker that an earlier test
+    started in this process (a browser test's server, ``config.embedded``) marks the whole
+    process as a worker, where Celery refuses ``result.get()`` ("Never call result.get()
+    within a task!"), so a test's ``task.apply().get()`` failed or passed by the order tests
+    ran in. Celery keeps the mark in a private global; there is no public way to clear it."""
+    _set_task_join_will_block(False)
 
 
 def _transactional(request: pytest.FixtureRequest) -> bool:
