@@ -44,11 +44,14 @@ class Wire:
         server.on_message(down)
         ws.on_message(up)
 
+    def last_state(self) -> dict[str, Any]:
+        """The last ``state`` frame the server sent (chat frames come between them)."""
+        return next(f for f in reversed(self.frames) if f.get("type") == "state")
+
     def push(self, **fields: Any) -> None:
         """The last state frame again, with `fields` added."""
-        last = next(f for f in reversed(self.frames) if f.get("type") == "state")
         assert self.route is not None
-        self.route.send(json.dumps({**last, **fields}))
+        self.route.send(json.dumps({**self.last_state(), **fields}))
 
 
 def open_wired(new_page: PageFactory, base: str, user: User, table: Table) -> tuple[Page, Wire]:
@@ -127,7 +130,7 @@ def test_the_break_shows_the_last_hand_and_counts_down(
         "totals": {"ann": 21, "bob": -25},
     }
     ends = (timezone.now() + timedelta(seconds=6)).isoformat()
-    clock = {**wire.frames[-1]["clock"], "break_ends": ends, "between_hands_seconds": 8}
+    clock = {**wire.last_state()["clock"], "break_ends": ends, "between_hands_seconds": 8}
     wire.push(last_hand=last_hand, clock=clock)
     panel = page.locator("#break")
     expect(panel).to_be_visible()
