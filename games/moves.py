@@ -42,7 +42,12 @@ def card_words(card: str) -> str:
     return card[:-1] + SYMBOLS[card[-1]]
 
 
-def _one(card: str) -> str:
+def card_phrase(card: str) -> str:
+    """One card in a sentence: ``drew 7♣``, ``drew a joker``.
+
+    >>> card_phrase("7C"), card_phrase("*")
+    ('7♣', 'a joker')
+    """
     return "a joker" if card == "*" else card_words(card)
 
 
@@ -187,7 +192,7 @@ class _Teller:
         if event["source"] == "discard":
             cards, count = event["cards"], event["count"]
             what = (
-                f"{_one(cards[0])} from the pile"
+                f"{card_phrase(cards[0])} from the pile"
                 if count == 1
                 else f"{count} from the pile ({cards_words(cards)})"
             )
@@ -195,7 +200,7 @@ class _Teller:
             return self.move(MoveKind.TAKE, text, player=name, cards=cards, count=count)
         if self.sees_draw(event):
             card = event["card"]
-            text = f"{note}{self.who(name)} drew {card_words(card)}"
+            text = f"{note}{self.who(name)} drew {card_phrase(card)}"
             return self.move(MoveKind.DRAW, text, player=name, cards=[card], count=1)
         text = f"{note}{self.who(name)} drew from the stock"
         return self.move(MoveKind.DRAW, text, player=name, count=1)
@@ -212,7 +217,7 @@ class _Teller:
 
     def discarded(self, event: dict[str, Any]) -> MoveOutput:
         name, card = event["player"], event["card"]
-        text = f"{self.who(name)} discarded {card_words(card)}"
+        text = f"{self.who(name)} discarded {card_phrase(card)}"
         return self.move(MoveKind.DISCARD, text, player=name, cards=[card])
 
     def rummy(self, event: dict[str, Any]) -> MoveOutput:
@@ -240,7 +245,7 @@ class _Teller:
                 parts.append("found the stock empty")
             elif kind == "drew":
                 seen = self.sees_draw(event)
-                parts.append(f"drew {card_words(event['card'])}" if seen else "drew")
+                parts.append(f"drew {card_phrase(event['card'])}" if seen else "drew")
                 shown += [event["card"]] if seen else []
             elif kind in ("melded", "laid_off"):
                 on = f" on meld {event['meld']}" if kind == "laid_off" else ""
@@ -249,11 +254,11 @@ class _Teller:
                 shown += event["cards"]
             elif kind == "discarded":
                 card = event["card"]
-                if parts and parts[-1] == f"drew {card_words(card)}":
+                if parts and parts[-1] == f"drew {card_phrase(card)}":
                     parts[-1] = "drew"  # "drew and discarded 7♣": the card it drew, shown once
                 else:
                     shown.append(card)
-                parts.append(f"discarded {card_words(card)}")
+                parts.append(f"discarded {card_phrase(card)}")
         played = f": the server {listing(parts)}" if parts else ""
         if row.data.get("absent"):
             head = f"the server played {self.whose(name)} turn"

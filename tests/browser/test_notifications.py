@@ -50,6 +50,8 @@ def test_a_rematch_offer_raises_the_other_players_bell_without_a_reload(
     gus, hal = players("gus", "hal")
     table = finished_table([gus, hal], rated=False)
     offerer = open_table(new_page, asgi_server, gus, table, viewport=DESKTOP)
+    # Gus's socket is up before he offers (a click before it is told "Not connected").
+    expect(offerer.locator(".player[data-player=gus] .dot.on")).to_have_count(1)
     page = new_page(reduced_motion="reduce", viewport=SIZES[size])
     page.add_init_script(RECORD_VIOLATIONS)
     log_in(page, asgi_server, hal)

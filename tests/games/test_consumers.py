@@ -595,7 +595,8 @@ SYMBOL = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 
 
 def words(card: str) -> str:
-    return card[:-1] + SYMBOL[card[-1]]
+    """A drawn card as the log names it: ``7♣``, or ``a joker`` (the deal is random)."""
+    return "a joker" if card == "*" else card[:-1] + SYMBOL[card[-1]]
 
 
 async def test_an_opponents_move_reaches_the_other_player_and_a_spectator_in_words(

@@ -16,7 +16,7 @@ from games import clock_services, push, record
 from games.engine.cards import format_card
 from games.engine.legal import legal_actions
 from games.models import Table, TableEvent
-from games.moves import card_words, table_moves
+from games.moves import card_phrase, card_words, table_moves
 from games.selectors import log_since, table_seats
 from tests.config.payload_world import logged_table
 from tests.games.tables import act, play_greedy, play_simple, players, started_table, state_of
@@ -79,14 +79,14 @@ def test_a_stock_draw_shows_its_card_to_the_drawer_alone() -> None:
     card = format_card(drawn)
     own = last(table, "ann")
     assert (own["kind"], own["player"], own["count"]) == ("draw", "ann", 1)
-    assert own["cards"] == [card] and own["text"] == f"you drew {card_words(card)}"
+    assert own["cards"] == [card] and own["text"] == f"you drew {card_phrase(card)}"
     for reader in ("bob", None):
         other = last(table, reader)
         assert other["cards"] == [] and other["text"] == "ann drew from the stock"
     discard = discard_of(table, ann)
     act(table, ann, discard)
-    assert last(table, "bob")["text"] == f"ann discarded {card_words(discard['card'])}"
-    assert last(table, "ann")["text"] == f"you discarded {card_words(discard['card'])}"
+    assert last(table, "bob")["text"] == f"ann discarded {card_phrase(discard['card'])}"
+    assert last(table, "ann")["text"] == f"you discarded {card_phrase(discard['card'])}"
     assert last(table, None)["cards"] == [discard["card"]]
     assert [m["version"] for m in moves(table, None)] == [1, 2, 3]
 
@@ -100,14 +100,14 @@ def test_a_timeout_an_absence_and_a_return() -> None:
     mine, public = moves(table, "ann"), moves(table, None)
     assert [m["kind"] for m in public] == ["deal", "timeout", "absent"]
     if drew == discarded:
-        shown = f"the server drew and discarded {card_words(discarded)}"
+        shown = f"the server drew and discarded {card_phrase(discarded)}"
         assert mine[1]["cards"] == [discarded]
     else:
-        shown = f"the server drew {card_words(drew)} and discarded {card_words(discarded)}"
+        shown = f"the server drew {card_phrase(drew)} and discarded {card_phrase(discarded)}"
         assert mine[1]["cards"] == [drew, discarded]
     assert mine[1]["text"] == f"your time ran out: {shown}"
     assert public[1]["text"] == (
-        f"ann's time ran out: the server drew and discarded {card_words(discarded)}"
+        f"ann's time ran out: the server drew and discarded {card_phrase(discarded)}"
     )
     assert public[1]["cards"] == [discarded] and public[1]["player"] == "ann"
     assert public[2]["text"] == "ann is absent: the server plays their turns"
@@ -220,6 +220,11 @@ def test_card_words() -> None:
     ]  # fmt: skip
 
 
+def test_one_card_in_a_sentence_names_a_joker_with_its_article() -> None:
+    # "you drew a joker", not "you drew joker"; a declared joker in a meld keeps its card.
+    assert [card_phrase(c) for c in ("7C", "*", "*9S")] == ["7♣", "a joker", "joker as 9♠"]
+
+
 def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
     monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
 ) -> None:
@@ -236,7 +241,7 @@ def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
     frames = [message["frame"] for _, message in sent[0]]
     assert len(frames) == 5
     assert [m["text"] for m in frames[0]["moves"]] == [
-        f"you drew {card_words(format_card(state_of(table).drawn))}"  # type: ignore[arg-type]
+        f"you drew {card_phrase(format_card(state_of(table).drawn))}"  # type: ignore[arg-type]
     ]
     assert [m["text"] for f in frames[1:] for m in f["moves"]] == ["ann drew from the stock"] * 4
     with django_assert_num_queries(0):  # a push that logged nothing (a connection flag)

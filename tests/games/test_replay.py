@@ -14,7 +14,7 @@ from accounts.models import User
 from games import services
 from games.engine.cards import format_card
 from games.models import Table, TableEvent
-from games.moves import card_words
+from games.moves import card_phrase
 from tests.games.tables import act, play_greedy, players, started_table, state_of
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_the_moves_api_gives_a_player_their_own_list_and_anyone_else_the_public_
     path = f"/api/tables/{table.pk}/moves/"
     mine = get(path, ann).json()
     assert mine[-1]["cards"] == [format_card(drawn)]
-    assert mine[-1]["text"] == f"you drew {card_words(format_card(drawn))}"
+    assert mine[-1]["text"] == f"you drew {card_phrase(format_card(drawn))}"
     watcher = players("cid")[0]
     for reader in (bob, watcher, None):
         answer = get(path, reader)
