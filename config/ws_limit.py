@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -143,11 +143,10 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
 class SyncOnlyConsumer(RateLimitedConsumer):
     """A socket that only tells (the lobby's, the user's own): the one message it reads is
     ``{"type": "sync"}``, answered by ``synced``; anything else is refused with ``bad_request``
-    and the socket stays open. A database out of reach answers ``unavailable`` (retryable)."""
+    and the socket stays open. A database out of reach answers ``unavailable`` (retryable).
+    Each subclass defines ``synced``: send what a fresh connection gets."""
 
-    async def synced(self) -> None:
-        """Send what a fresh connection gets (the subclass's own frames)."""
-        raise NotImplementedError
+    synced: Callable[[], Awaitable[None]]
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         if await self.refused(text_data, bytes_data):
