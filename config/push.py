@@ -38,6 +38,12 @@ def set_server_loop(loop: asyncio.AbstractEventLoop | None) -> None:
     _server_loop = loop
 
 
+def server_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop serving this process's sockets while it runs, else None."""
+    loop = _server_loop
+    return loop if loop is not None and loop.is_running() else None
+
+
 def _running_loop() -> asyncio.AbstractEventLoop | None:
     try:
         return asyncio.get_running_loop()

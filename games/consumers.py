@@ -1,17 +1,18 @@
 """The table socket ``/ws/tables/{id}/`` (PROTOCOL.md, WebSocket): thin, like the REST views.
 
-Each connection listens to one group of ``games.push``: its player's own group when the user is
-seated (only their player view is sent there), else the table's public group. A seated
-connection is counted on its seat (``services.seat_connected``), which is all the ``connected``
-flag in the views is; opening or closing a socket never changes the game.
+Each connection listens to its table's one group (``games.push.table_group``), whose pushes hold
+every seat's frame and the public frame, each encoded once: a connection sends its seated user's
+own frame, or the public one, as the text it came in. A seated connection is counted on its seat
+(``services.seat_connected``), which is all the ``connected`` flag in the views is; opening or
+closing a socket never changes the game.
 
-Frames from the groups may arrive out of order when several processes push (each push is built
+Frames from the group may arrive out of order when several processes push (each push is built
 after its own commit), so a connection never sends a frame older than the last one it sent.
-Equal versions are sent again: they may carry a changed ``connected`` flag.
+Equal versions are sent again only when they differ (a changed ``connected`` flag, say).
 
 While the table waits for players, each frame a connection sends carries that connection's user's
 ``actions`` (``games.refusals.seat_actions``: join, leave, start), read per connection since the
-public group's frames are shared; once the game has begun frames go out as the group sent them.
+public frame is shared; once the game has begun frames go out as the group sent them.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from django.db import DatabaseError
 
 from chat.socket import ChatSocket
 from config.errors import ServiceError
+from config.jsontext import loads
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
 from games import clock_services, rematch, services
@@ -34,7 +36,7 @@ from games.chat_rooms import table_room_keys, table_rooms_read
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat, Table
-from games.push import public_group, seat_group, state_frame
+from games.push import Encoded, encode_frame, state_frame, table_group
 from games.refusals import NO_ACTIONS, SeatActions, seat_actions
 from games.selectors import log_since, table_get, table_seats, view_for
 
@@ -71,6 +73,24 @@ def _frame(table_id: int, user: Any, seated: bool) -> dict[str, Any]:
     return frame
 
 
+def _open(table_id: int, user: Any) -> tuple[bool, dict[str, Any]]:
+    """A connection opening (or its user's seat changing): count it on the user's seat if they
+    have one, and read its first frame, in one trip to the database. Returns whether it is
+    seated and the frame.
+
+    :raises TableError: ``not_found``.
+    """
+    table = table_get(table_id)
+    seated = user is not None and services.seat_connected(
+        table_id=table_id, user_id=user.pk, delta=1
+    )
+    seats = table_seats(table)
+    frame = state_frame(table, seats, user.username if seated else None)
+    if frame["status"] == Table.Status.WAITING:
+        frame["actions"] = seat_actions(table, user, seats)
+    return seated, frame
+
+
 def _actions(table_id: int, user: Any) -> SeatActions:
     """What ``user`` may do with a seat now (``games.refusals``); nothing at a table gone."""
     try:
@@ -94,19 +114,6 @@ def _repeat_frame(result: services.ActionResult, username: str) -> dict[str, Any
     return frame
 
 
-# What a frame says of the game besides its moves: a push's moves are the rows its change
-# added, a fresh frame's the whole log, so two frames of one version differ in these alone.
-_MOVES = ("moves", "moves_since")
-
-
-def _same_state(frame: dict[str, Any], last: dict[str, Any] | None) -> bool:
-    if last is None:
-        return False
-    return {k: v for k, v in frame.items() if k not in _MOVES} == {
-        k: v for k, v in last.items() if k not in _MOVES
-    }
-
-
 class TableConsumer(ChatSocket, RateLimitedConsumer):
     """One socket on one table: sends ``state`` and ``error`` frames, takes ``action``,
     ``back``, ``rematch``, ``chat`` and ``sync`` messages, each frame under the size and rate
@@ -118,10 +125,10 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         super().__init__(*args, **kwargs)
         self.table_id = 0
         self.user: Any = None  # None for an anonymous visitor
-        self.group: str | None = None
-        self.seated = False  # listening to the seat's group, counted on the seat
+        self.group: str | None = None  # the table's group, once joined
+        self.seated = False  # sending the seat's frames, counted on the seat
         self.version = -1  # of the last state frame sent
-        self.last_frame: dict[str, Any] | None = None
+        self.last_head = ""  # the last state frame's text without its moves
         self.chat_status = ""  # the table's status when the chat rooms were last decided
 
     # --- connection ------------------------------------------------------------------------
@@ -132,12 +139,13 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         self.user = user if user is not None and user.is_authenticated else None
         self.chat_setup(table_room_keys(self.table_id), self.user)
         try:
-            seated = await _db(_is_seated)(self.table_id, self.user)
-            # Counted, listening and its first frame read before the handshake completes: a
+            # Listening, counted and its first frame read before the handshake completes: a
             # client whose connect has returned is already visible to the others, and what
-            # others do next reaches it as pushes after this frame.
-            await self._join(seated)
-            frame = await self._fresh_frame()
+            # others do next reaches it as pushes after this frame (the group is joined before
+            # the read, so no change falls between the two).
+            self.group = table_group(self.table_id)
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.seated, frame = await _db(_open)(self.table_id, self.user)
         except TableError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -155,6 +163,9 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
     async def disconnect(self, code: int) -> None:
         await self._leave()
         await self.chat_leave()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            self.group = None
 
     async def _chat_rooms(self, status: str) -> None:
         """Read the chat rooms this reader may read now, the table being at ``status``."""
@@ -178,34 +189,25 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             raise
         except Exception:
             with suppress(Exception):
-                await self._leave()
-                await self.chat_leave()
+                await self.disconnect(0)
             raise
 
-    async def _join(self, seated: bool) -> None:
-        """Count this connection on the seat and listen to the seat's group, or listen to the
-        public group. Callers then read a fresh frame: the group is joined before that read, so
-        no change can fall between the two. The seat is counted before the group is joined, so
-        the push the count makes reaches everyone else but not this connection, which gets the
-        fresh frame instead of the same state twice."""
-        if seated:
-            self.seated = await _db(services.seat_connected)(
-                table_id=self.table_id, user_id=self.user.pk, delta=1
-            )
-        self.group = (
-            seat_group(self.table_id, self.user.pk) if self.seated else public_group(self.table_id)
-        )
-        await self.channel_layer.group_add(self.group, self.channel_name)
-
     async def _leave(self) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            self.group = None
+        """No longer counted on the seat (the socket closes, or its user gave the seat up)."""
         if self.seated:
             self.seated = False
             await _db(services.seat_connected)(
                 table_id=self.table_id, user_id=self.user.pk, delta=-1
             )
+
+    async def _reseat(self, *, asked: bool = False) -> None:
+        """The user took a seat or gave theirs up (through the REST API, say) while connected:
+        counted afresh, and from now on their view or the public one, starting with a frame
+        read now."""
+        await self._leave()
+        self.seated, frame = await _db(_open)(self.table_id, self.user)
+        await self._send_state(frame, asked=asked)
+        await self._chat_rooms(frame["status"])
 
     async def _fresh_frame(self) -> dict[str, Any]:
         frame: dict[str, Any] = await _db(_frame)(self.table_id, self.user, self.seated)
@@ -213,31 +215,27 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
 
     # --- server to client ------------------------------------------------------------------
 
-    async def table_state(self, event: dict[str, Any]) -> None:
-        """A push from ``games.push``: this connection's group's view of the new state."""
-        frame = event["frame"]
-        if not self.seated and self.user is not None and self.user.username in frame["players"]:
-            # They took a seat (through the REST API) while watching: from now on, their view.
-            await self._leave()
-            await self._join(True)
-            await self._send_state(await self._fresh_frame())
-            await self._chat_rooms(frame["status"])
+    async def table_frames(self, event: dict[str, Any]) -> None:
+        """A push from ``games.push``: every reader's frame of the new state, encoded."""
+        if self.user is not None and (self.user.username in event["players"]) != self.seated:
+            await self._reseat()  # a seat taken or given up while connected
             return
-        if self.seated and self.user.username not in frame["players"]:
-            # They gave up their seat (before the start): from now on, the public view.
-            await self._leave()
-            await self._join(False)
+        mine: Encoded | None = (
+            event["frames"].get(str(self.user.pk)) if self.seated else event["public"]
+        )
+        if mine is None:  # not expected: a seated reader's frame is always there
             await self._send_state(await self._fresh_frame())
-            await self._chat_rooms(frame["status"])
             return
-        if frame["status"] == Table.Status.WAITING:
+        head, text = mine
+        if event["status"] == Table.Status.WAITING:
             # The group's frame is everyone's; what may be done with a seat is this user's own.
             # Asked only while the table waits: a game's frames go out as they came.
-            actions = await _db(_actions)(self.table_id, self.user)
-            frame = {**frame, "actions": actions}
-        await self._send_state(frame)
-        if frame["status"] != self.chat_status:
-            await self._chat_rooms(frame["status"])  # the game is over: the players read the rail
+            frame = {**loads(text), "actions": await _db(_actions)(self.table_id, self.user)}
+            await self._send_state(frame)
+        else:
+            await self._send_text(event["version"], head, text)
+        if event["status"] != self.chat_status:
+            await self._chat_rooms(event["status"])  # the game is over: the players read the rail
 
     async def layer_reconnected(self, event: dict[str, Any]) -> None:
         """The channel layer lost its Redis connection and has it back (``config.layers``):
@@ -246,14 +244,18 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         await self._send_state(await self._fresh_frame())
 
     async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
+        head, text = encode_frame(frame)
+        await self._send_text(frame["version"], head, text, asked=asked)
+
+    async def _send_text(self, version: int, head: str, text: str, *, asked: bool = False) -> None:
         # Older than what this client has: dropped. A push of exactly what it has (racing the
         # fresh frame sent on connect, say): dropped too, unless the client asked for it.
         # Moves aside: a frame of the version this client has holds no move it lacks.
-        if frame["version"] < self.version or (_same_state(frame, self.last_frame) and not asked):
+        if version < self.version or (head == self.last_head and not asked):
             return
-        self.version = frame["version"]
-        self.last_frame = frame
-        await self.send_json(frame)
+        self.version = version
+        self.last_head = head
+        await self.send(text_data=text)
 
     # --- client to server ------------------------------------------------------------------
 
@@ -313,8 +315,8 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             await self.send_error(exc, None)
             return
         if seated != self.seated:
-            await self._leave()
-            await self._join(seated)
+            await self._reseat(asked=True)
+            return
         await self._send_state(await self._fresh_frame(), asked=True)
 
     async def _back(self, client_id: str | None) -> None:

@@ -258,6 +258,10 @@ class Table(models.Model):
     # reads in the same process (the pushes after commit) need not parse it again. Keyed by
     # version because ``refresh_from_db`` reloads ``state`` but not this.
     engine_cache: tuple[int, GameState] | None = None
+    # The log rows this instance's changes wrote (``games.record``), so the push after commit
+    # tells their moves without reading them back; ``games.selectors.log_since`` uses them only
+    # when they are every row it needs.
+    recorded: list[TableEvent] | None = None
 
     class Meta:
         ordering = ["-created_at"]

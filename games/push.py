@@ -1,8 +1,12 @@
 """Pushes of a table's state to its sockets, each person their own view (after commit).
 
-Every socket on a table listens to one group: a seated player's own group, where only their
-player view is sent, or the table's public group (spectators, anonymous visitors). One change
-therefore costs one message per seated player plus one for every spectator together.
+Every socket on a table listens to the table's one group (``table_group``). A change is pushed
+there as one message (``table.frames``) holding each seated player's frame and the public frame
+(spectators, anonymous visitors), each already encoded as JSON text: one Redis ``PUBLISH`` per
+change, and one encoding per seat instead of one per socket. Each socket sends the frame of its
+own seat, or the public one: a socket never sends a frame that is not its reader's (DESIGN.md
+decision 5); the message itself travels only between the server's own processes, as each seat's
+frame did before.
 
 A change that moves the table in or out of the lobby's lists, or changes what they show (created,
 a seat taken or given up, started, finished, aborted), is also sent to ``LOBBY_GROUP``, every
@@ -11,17 +15,24 @@ of every table passes after its commit, so whoever changes a table (a player, an
 rematch, quick play) need not remember the lobby. Moves of a game in play are not its business.
 
 Each frame carries the reader's ``moves`` after version ``moves_since`` (docs/tables.md,
-"Moves"): a push, the rows its change added (read once for all its frames); a frame read on
-connect or ``sync``, the whole list.
+"Moves"): a push, the rows its change added (those the change wrote, kept in memory, or read
+once for all its frames); a frame read on connect or ``sync``, the whole list.
+
+A socket opening or closing changes only a ``connected`` flag: those pushes are gathered per
+table for ``PRESENCE_DELAY`` seconds (``push_presence``), so the four players of a table that
+opens at once cost one push, not four.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
-from django.db import transaction
+from django.db import close_old_connections, transaction
 
-from config.push import group_send_many
+from config.jsontext import dumps
+from config.push import group_send_many, server_loop
 from games.listing import listing_entry
 from games.models import Table
 from games.payloads import GameOverOutput
@@ -38,8 +49,22 @@ from games.selectors import (
     view_for,
 )
 
+logger = logging.getLogger(__name__)
+
 #: Every lobby socket (``/ws/lobby/``) listens here: table-list changes and pool counts.
 LOBBY_GROUP = "lobby"
+
+#: How long a socket's opening or closing waits for others on its table before one push tells
+#: them all: short next to a reconnect, long enough to gather a table's players opening at once.
+PRESENCE_DELAY = 0.15
+
+#: An encoded frame: its JSON text without the moves (what two frames of one version are
+#: compared by) and its whole JSON text (what the socket sends).
+Encoded = tuple[str, str]
+
+# What a frame says of the game besides its moves: a push's moves are the rows its change
+# added, a fresh frame's the whole log, so two frames of one version differ in these alone.
+_MOVES = ("moves", "moves_since")
 
 
 def lobby_user_group(user_id: int) -> str:
@@ -47,12 +72,9 @@ def lobby_user_group(user_id: int) -> str:
     return f"lobby-user-{user_id}"
 
 
-def public_group(table_id: int) -> str:
-    return f"table-{table_id}-public"
-
-
-def seat_group(table_id: int, user_id: int) -> str:
-    return f"table-{table_id}-user-{user_id}"
+def table_group(table_id: int) -> str:
+    """Every socket on the table, seated or watching: its ``table.frames`` pushes."""
+    return f"table-{table_id}"
 
 
 def state_frame(
@@ -83,6 +105,16 @@ def state_frame(
     }
 
 
+def encode_frame(frame: dict[str, Any]) -> Encoded:
+    """``frame`` as JSON text, and the text of all but its moves (``Encoded``). The moves come
+    last, so the whole text is the rest's text with them added: one encoding gives both."""
+    head = dumps({k: v for k, v in frame.items() if k not in _MOVES})
+    if not all(k in frame for k in _MOVES) or head == "{}":
+        return head, dumps(frame)
+    moves = dumps(frame["moves"])
+    return head, f'{head[:-1]},"moves":{moves},"moves_since":{frame["moves_since"]}}}'
+
+
 def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | None = None) -> None:
     """Send every socket on ``table`` its current view (``seats``: as the caller read them)
     and the moves of the rows after version ``since``, where the change began (None: it added
@@ -90,15 +122,19 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     seats = table_seats(table) if seats is None else seats
     over = table_game_over(table)  # everyone's: read once
     log = log_since(table, table.version if since is None else since)
-    messages = [
-        (
-            seat_group(table.pk, s.user_id),
-            {"type": "table.state", "frame": state_frame(table, seats, s.username, over, log)},
-        )
+    frames = {
+        str(s.user_id): encode_frame(state_frame(table, seats, s.username, over, log))
         for s in seats
-    ]
-    public = state_frame(table, seats, None, over, log)
-    messages.append((public_group(table.pk), {"type": "table.state", "frame": public}))
+    }
+    message = {
+        "type": "table.frames",
+        "version": table.version,
+        "status": table.status,
+        "players": [s.username for s in seats],
+        "frames": frames,
+        "public": encode_frame(state_frame(table, seats, None, over, log)),
+    }
+    messages: list[tuple[str, dict[str, Any]]] = [(table_group(table.pk), message)]
     if lists_change(table, since):
         listed = listing_entry(table, [s.username for s in seats])
         messages.append((LOBBY_GROUP, {"type": "lobby.table", "table": listed}))
@@ -137,15 +173,43 @@ def push_table_id(table_id: int) -> None:
         push_table(table)
 
 
-def push_left(table: Table, user_id: int) -> None:
-    """Tell the sockets of a player who gave up their seat: the public frame, in which they
-    are no longer seated, sent to their old seat group (the consumer then moves them)."""
-    frame = state_frame(table, table_seats(table), None, log=log_since(table, table.version))
-    group_send_many([(seat_group(table.pk, user_id), {"type": "table.state", "frame": frame})])
+# The tables whose presence push is waiting on the server loop (only that loop touches it).
+_presence_due: set[int] = set()
 
 
-def on_commit_left(table: Table, user_id: int) -> None:
-    transaction.on_commit(lambda: push_left(table, user_id))
+def push_presence(table_id: int) -> None:
+    """Push the table once a socket has opened or closed on it (a ``connected`` flag changed).
+
+    Under a server the push waits ``PRESENCE_DELAY`` seconds and covers every other opening or
+    closing on the table meanwhile; elsewhere (a test without a server) it is sent at once."""
+    loop = server_loop()
+    if loop is None:
+        push_table_id(table_id)
+        return
+    loop.call_soon_threadsafe(_presence_later, loop, table_id)
+
+
+def _presence_later(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
+    if table_id in _presence_due:
+        return  # a push already waits: it will read this change too
+    _presence_due.add(table_id)
+    loop.call_later(PRESENCE_DELAY, _presence_now, loop, table_id)
+
+
+def _presence_now(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
+    _presence_due.discard(table_id)  # before the read: a change after it is pushed again
+    loop.run_in_executor(None, _push_presence_read, table_id)
+
+
+def _push_presence_read(table_id: int) -> None:
+    close_old_connections()
+    try:
+        push_table_id(table_id)
+    except Exception:
+        # Only a connection flag is lost: the next change or a ``sync`` brings it.
+        logger.exception("presence push of table %s failed", table_id)
+    finally:
+        close_old_connections()
 
 
 def on_commit_table(

@@ -336,7 +336,7 @@ def _record(
         if kind == TableEvent.Kind.DEAL:
             clock.start_break(table, now)  # the hand has just ended: the summary's break
         clock.start_turn(table, table.state["turn"], now)
-    TableEvent.objects.create(
+    row = TableEvent.objects.create(
         table=table,
         version=table.version,
         kind=kind,
@@ -348,6 +348,7 @@ def _record(
         seed=seed,
         events=_event_dicts(events),
     )
+    table.recorded = [*(table.recorded or ()), row]
     table.save(update_fields=RECORDED)
 
 

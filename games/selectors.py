@@ -358,14 +358,20 @@ def log_since(table: Table, since: int = 0) -> LogSince:
     when there are none (a push of a connection flag, a waiting table)."""
     rows: list[TableEvent] = []
     if since < table.version:
-        rows = list(
-            TableEvent.objects.filter(table=table, version__gt=since, version__lte=table.version)
-            .select_related("actor")
-            .order_by("version")
-        )
+        kept = [r for r in table.recorded or () if since < r.version <= table.version]
+        # Versions are unique, so as many rows as versions are all of them (in order: written so).
+        rows = kept if len(kept) == table.version - since else _rows_after(table, since)
     state = table_state(table) if since else None
     hand = hand_before(rows, state.hand_number if state is not None else None)
     return LogSince(since, rows, hand, _reveals(table))
+
+
+def _rows_after(table: Table, since: int) -> list[TableEvent]:
+    return list(
+        TableEvent.objects.filter(table=table, version__gt=since, version__lte=table.version)
+        .select_related("actor")
+        .order_by("version")
+    )
 
 
 def reader_of(table: Table, user: Any) -> str | None:

@@ -226,8 +226,7 @@ def table_leave(*, table_id: int, user: User) -> Table:
         elif table.creator_id == user.pk:
             table.creator = first.user
         table.save(update_fields=["status", "finished_at", "creator"])
-        push.on_commit_table(table)
-        push.on_commit_left(table, user.pk)
+        push.on_commit_table(table)  # the leaver's sockets see it too, and turn to the public view
     return table
 
 
@@ -355,11 +354,12 @@ def _checked(
 def seat_connected(*, table_id: int, user_id: int, delta: int) -> bool:
     """Count a seated player's socket opening (+1) or closing (-1); False when not seated.
 
-    No game effect: only the ``connected`` flag in the views changes.
+    No game effect: only the ``connected`` flag in the views changes, pushed a moment later
+    with any other opening or closing on the table (``push.push_presence``).
     """
     updated = Seat.objects.filter(table_id=table_id, user_id=user_id).update(
         connections=Greatest(F("connections") + delta, 0)
     )
     if updated:
-        transaction.on_commit(lambda: push.push_table_id(table_id))
+        transaction.on_commit(lambda: push.push_presence(table_id))
     return bool(updated)

@@ -161,7 +161,7 @@ async def test_a_socket_opened_without_the_database_is_told_why_and_closed(
 ) -> None:
     table, token = await database_sync_to_async(_table_and_token)()
     if broken == "consumer":
-        monkeypatch.setattr(consumers, "_is_seated", database_gone)
+        monkeypatch.setattr(consumers, "_open", database_gone)
     else:
         monkeypatch.setattr("config.ws_auth.token_user", database_sync_to_async(database_gone))
     socket = WebsocketCommunicator(application, f"/ws/tables/{table.pk}/?token={token}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import json
 from datetime import timedelta
 from typing import Any
 
@@ -238,7 +239,7 @@ def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
     monkeypatch.setattr(push, "group_send_many", sent.append)
     with django_assert_num_queries(1):  # the new rows, for the five frames
         push.push_table(table, seats, since)
-    frames = [message["frame"] for _, message in sent[0]]
+    frames = pushed_frames(sent[0])
     assert len(frames) == 5
     assert [m["text"] for m in frames[0]["moves"]] == [
         f"you drew {card_phrase(format_card(state_of(table).drawn))}"  # type: ignore[arg-type]
@@ -246,8 +247,33 @@ def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
     assert [m["text"] for f in frames[1:] for m in f["moves"]] == ["ann drew from the stock"] * 4
     with django_assert_num_queries(0):  # a push that logged nothing (a connection flag)
         push.push_table(table, seats)
-    assert all(message["frame"]["moves"] == [] for _, message in sent[1])
-    assert {message["frame"]["moves_since"] for _, message in sent[1]} == {table.version}
+    assert all(frame["moves"] == [] for frame in pushed_frames(sent[1]))
+    assert {frame["moves_since"] for frame in pushed_frames(sent[1])} == {table.version}
+
+
+def test_a_change_tells_its_moves_from_the_rows_it_wrote(django_assert_num_queries: Any) -> None:
+    """The push after an action reads no log row: the rows its change wrote are kept on the
+    table it changed, and they tell the same moves as the rows read back."""
+    users = players("ann", "bob", "cid")
+    table = started_table(users)
+    result = act(table, users[0], {"type": "draw", "source": "stock"})
+    changed, since = result.table, result.since
+    assert changed.recorded and changed.recorded[-1].version == changed.version
+    with django_assert_num_queries(0):
+        kept = log_since(changed, since)
+    read = log_since(Table.objects.get(pk=table.pk), since)
+    assert [r.pk for r in kept.rows] == [r.pk for r in read.rows] != []
+    assert kept.moves("ann") == read.moves("ann") and kept.moves(None) == read.moves(None)
+    with django_assert_num_queries(1):  # rows the instance did not write are read
+        assert log_since(changed, 0).rows[0].kind == TableEvent.Kind.START
+
+
+def pushed_frames(messages: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The frames of a push's ``table.frames`` message, decoded: the seats' and the public."""
+    (group, message), *_ = messages
+    assert group.startswith("table-") and message["type"] == "table.frames"
+    encoded = [*message["frames"].values(), message["public"]]
+    return [json.loads(text) for _, text in encoded]
 
 
 def test_a_timeout_that_reshuffled_the_pile_says_so() -> None:
