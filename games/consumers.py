@@ -18,6 +18,7 @@ public frame is shared; once the game has begun frames go out as the group sent 
 from __future__ import annotations
 
 import json
+import time
 from contextlib import suppress
 from typing import Any
 
@@ -28,7 +29,7 @@ from django.db import DatabaseError
 
 from chat.socket import ChatSocket
 from config.errors import ServiceError
-from config.jsontext import loads
+from config.jsontext import dumps, loads
 from config.unavailable import CLOSE_TRY_AGAIN, is_unavailable, unavailable_error
 from config.ws_limit import RateLimitedConsumer
 from games import clock_services, rematch, services
@@ -73,22 +74,23 @@ def _frame(table_id: int, user: Any, seated: bool) -> dict[str, Any]:
     return frame
 
 
-def _open(table_id: int, user: Any) -> tuple[bool, dict[str, Any]]:
+def _open(table_id: int, user: Any) -> tuple[bool, dict[str, Any], float]:
     """A connection opening (or its user's seat changing): count it on the user's seat if they
     have one, and read its first frame, in one trip to the database. Returns whether it is
-    seated and the frame.
+    seated, the frame, and when it was read (as pushes say: ``games.push``).
 
     :raises TableError: ``not_found``.
     """
-    table = table_get(table_id)
     seated = user is not None and services.seat_connected(
         table_id=table_id, user_id=user.pk, delta=1
     )
+    read_at = time.time()  # after the count: a push read before it is older than this frame
+    table = table_get(table_id)
     seats = table_seats(table)
     frame = state_frame(table, seats, user.username if seated else None)
     if frame["status"] == Table.Status.WAITING:
         frame["actions"] = seat_actions(table, user, seats)
-    return seated, frame
+    return seated, frame, read_at
 
 
 def _actions(table_id: int, user: Any) -> SeatActions:
@@ -129,6 +131,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         self.seated = False  # sending the seat's frames, counted on the seat
         self.version = -1  # of the last state frame sent
         self.last_head = ""  # the last state frame's text without its moves
+        self.read_at = 0.0  # when the freshest frame of that version sent was read
         self.chat_status = ""  # the table's status when the chat rooms were last decided
 
     # --- connection ------------------------------------------------------------------------
@@ -145,7 +148,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             # the read, so no change falls between the two).
             self.group = table_group(self.table_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
-            self.seated, frame = await _db(_open)(self.table_id, self.user)
+            self.seated, frame, read_at = await _db(_open)(self.table_id, self.user)
         except TableError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -157,7 +160,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             await self.close(code=CLOSE_TRY_AGAIN)
             return
         await self.accept()
-        await self._send_state(frame)
+        await self._send_state(frame, read_at=read_at)
         await self._chat_rooms(frame["status"])
 
     async def disconnect(self, code: int) -> None:
@@ -205,13 +208,18 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         counted afresh, and from now on their view or the public one, starting with a frame
         read now."""
         await self._leave()
-        self.seated, frame = await _db(_open)(self.table_id, self.user)
-        await self._send_state(frame, asked=asked)
+        self.seated, frame, read_at = await _db(_open)(self.table_id, self.user)
+        await self._send_state(frame, asked=asked, read_at=read_at)
         await self._chat_rooms(frame["status"])
 
     async def _fresh_frame(self) -> dict[str, Any]:
         frame: dict[str, Any] = await _db(_frame)(self.table_id, self.user, self.seated)
         return frame
+
+    async def _send_fresh(self, *, asked: bool = False) -> None:
+        """Send the state as the database has it now."""
+        read_at = time.time()
+        await self._send_state(await self._fresh_frame(), asked=asked, read_at=read_at)
 
     # --- server to client ------------------------------------------------------------------
 
@@ -224,16 +232,16 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             event["frames"].get(str(self.user.pk)) if self.seated else event["public"]
         )
         if mine is None:  # not expected: a seated reader's frame is always there
-            await self._send_state(await self._fresh_frame())
+            await self._send_fresh()
             return
         head, text = mine
         if event["status"] == Table.Status.WAITING:
             # The group's frame is everyone's; what may be done with a seat is this user's own.
             # Asked only while the table waits: a game's frames go out as they came.
             frame = {**loads(text), "actions": await _db(_actions)(self.table_id, self.user)}
-            await self._send_state(frame)
+            await self._send_state(frame, read_at=event["read_at"])
         else:
-            await self._send_text(event["version"], head, text)
+            await self._send_text(event["version"], head, text, read_at=event["read_at"])
         if event["status"] != self.chat_status:
             await self._chat_rooms(event["status"])  # the game is over: the players read the rail
 
@@ -241,18 +249,41 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         """The channel layer lost its Redis connection and has it back (``config.layers``):
         pushes may have been lost meanwhile, so send the state as the database has it (nothing,
         when this socket has it already)."""
-        await self._send_state(await self._fresh_frame())
+        await self._send_fresh()
 
-    async def _send_state(self, frame: dict[str, Any], *, asked: bool = False) -> None:
+    async def _send_state(
+        self,
+        frame: dict[str, Any],
+        *,
+        asked: bool = False,
+        client_id: str | None = None,
+        read_at: float = 0.0,
+    ) -> None:
+        """Send ``frame`` (see ``_send_text``); with ``client_id``, as the answer to the
+        message that carried it (a repeated action's), which is not part of the state."""
         head, text = encode_frame(frame)
-        await self._send_text(frame["version"], head, text, asked=asked)
+        if client_id is not None:
+            text = f'{text[:-1]},"client_id":{dumps(client_id)}}}'
+        await self._send_text(frame["version"], head, text, asked=asked, read_at=read_at)
 
-    async def _send_text(self, version: int, head: str, text: str, *, asked: bool = False) -> None:
-        # Older than what this client has: dropped. A push of exactly what it has (racing the
-        # fresh frame sent on connect, say): dropped too, unless the client asked for it.
-        # Moves aside: a frame of the version this client has holds no move it lacks.
-        if version < self.version or (head == self.last_head and not asked):
+    async def _send_text(
+        self, version: int, head: str, text: str, *, asked: bool = False, read_at: float = 0.0
+    ) -> None:
+        """Send a state frame unless this client has as much already: a frame older than the
+        last one sent is dropped, and so is one of the same version that is the same (moves
+        aside: a frame of the version this client has holds no move it lacks) or was read
+        before it (a ``connected`` flag already out of date). Asked for, one of the same
+        version is sent anyway."""
+        if version < self.version:
+            return  # never take a client back in time, even when it asked
+        if (
+            not asked
+            and version == self.version
+            and (head == self.last_head or read_at < self.read_at)
+        ):
             return
+        if version != self.version or read_at > self.read_at:
+            self.read_at = read_at
         self.version = version
         self.last_head = head
         await self.send(text_data=text)
@@ -317,7 +348,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         if seated != self.seated:
             await self._reseat(asked=True)
             return
-        await self._send_state(await self._fresh_frame(), asked=True)
+        await self._send_fresh(asked=True)
 
     async def _back(self, client_id: str | None) -> None:
         """The same service as ``POST /api/tables/{id}/back/``. Like an action's, its new state
@@ -371,4 +402,4 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             frame = await _db(_repeat_frame)(result, self.user.username)
             if frame["version"] < self.version:
                 frame = await self._fresh_frame()  # never take a client back in time
-            await self._send_state({**frame, "client_id": client_id}, asked=True)
+            await self._send_state(frame, asked=True, client_id=client_id)

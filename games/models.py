@@ -16,6 +16,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 
+from config.jsontext import Decoder, Encoder
 from games.engine.errors import ConfigError
 from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.engine.state import Ended as EngineEnded
@@ -31,6 +32,10 @@ RULE_FIELDS: tuple[str, ...] = tuple(Rules.__dataclass_fields__)
 BETWEEN_HANDS_SECONDS = 8
 BETWEEN_HANDS_SECONDS_MAX = 120
 _BREAK_RANGE = [MinValueValidator(0), MaxValueValidator(BETWEEN_HANDS_SECONDS_MAX)]
+
+# The JSON columns the server alone writes, read and written on every action: through orjson
+# (``config.jsontext``), several times faster than the standard library on a snapshot.
+SERVER_JSON: dict[str, Any] = {"encoder": Encoder, "decoder": Decoder}
 
 
 class RuleSet(models.Model):
@@ -188,8 +193,11 @@ class Table(models.Model):
         max_length=10, choices=Status.choices, default=Status.WAITING, db_index=True
     )
     version = models.PositiveIntegerField(default=0)
-    state = models.JSONField(null=True, blank=True, help_text="The engine's full state.")
+    state = models.JSONField(
+        null=True, blank=True, help_text="The engine's full state.", **SERVER_JSON
+    )
     deals = models.JSONField(
+        **SERVER_JSON,
         default=list,
         blank=True,
         help_text="Per hand: its number, seed commitment and seed (secret until the hand ends).",
@@ -216,11 +224,13 @@ class Table(models.Model):
         help_text="When the break after the last hand ended ends, so the next turn clock starts.",
     )
     last_hand = models.JSONField(
+        **SERVER_JSON,
         null=True,
         blank=True,
         help_text="The most recently finished hand's summary: melds, cards left, scores, totals.",
     )
     banks = models.JSONField(
+        **SERVER_JSON,
         default=dict,
         blank=True,
         help_text="Milliseconds of time bank each player has left, as of the current turn's start.",
@@ -334,12 +344,12 @@ class TableEvent(models.Model):
         help_text="Who sent it; empty for the server's own changes.",
     )
     player = models.CharField(max_length=150, blank=True, help_text="The seat acted for.")
-    action = models.JSONField(null=True, blank=True)
+    action = models.JSONField(null=True, blank=True, **SERVER_JSON)
     # NULL, not "", for "no client_id": the unique constraint below skips NULLs.
     client_id = models.CharField(max_length=100, null=True, blank=True)  # noqa: DJ001
-    data = models.JSONField(default=dict, blank=True)
+    data = models.JSONField(default=dict, blank=True, **SERVER_JSON)
     seed = models.CharField(max_length=100, blank=True)
-    events = models.JSONField(default=list, blank=True)
+    events = models.JSONField(default=list, blank=True, **SERVER_JSON)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -18,6 +18,11 @@ Each frame carries the reader's ``moves`` after version ``moves_since`` (docs/ta
 "Moves"): a push, the rows its change added (those the change wrote, kept in memory, or read
 once for all its frames); a frame read on connect or ``sync``, the whole list.
 
+Frames of one version differ only in ``connected`` flags, and a push read before a socket's
+first frame may reach it after that frame: each push says when it was read (``read_at``, the
+server's clock), and a socket drops a frame of the version it has that was read before the one
+it sent.
+
 A socket opening or closing changes only a ``connected`` flag: those pushes are gathered per
 table for ``PRESENCE_DELAY`` seconds (``push_presence``), so the four players of a table that
 opens at once cost one push, not four.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 from django.db import close_old_connections, transaction
@@ -119,6 +125,7 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     """Send every socket on ``table`` its current view (``seats``: as the caller read them)
     and the moves of the rows after version ``since``, where the change began (None: it added
     no row)."""
+    read_at = time.time()  # before the read: the frames are at least this fresh
     seats = table_seats(table) if seats is None else seats
     over = table_game_over(table)  # everyone's: read once
     log = log_since(table, table.version if since is None else since)
@@ -129,6 +136,7 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     message = {
         "type": "table.frames",
         "version": table.version,
+        "read_at": read_at,
         "status": table.status,
         "players": [s.username for s in seats],
         "frames": frames,

@@ -15,7 +15,7 @@ from typing import Any
 from django.utils import timezone
 
 from accounts.models import User
-from games import clock, push, timers
+from games import clock, push, rows, timers
 from games.engine.engine import Transition
 from games.engine.errors import BAD_REQUEST, ConfigError
 from games.engine.events import Event
@@ -31,12 +31,12 @@ from games.selectors import SeatInfo, table_state
 
 def lock_table(table_id: int) -> Table:
     """The table row, locked until the transaction ends. Call inside ``transaction.atomic``."""
-    try:
-        # The table row alone: no join, so no lock on the rule set or creator rows other tables
-        # share (and a cheaper query on the busiest path).
-        return Table.objects.select_for_update().get(pk=table_id)
-    except Table.DoesNotExist:
-        raise TableError.not_found(table_id) from None
+    # The table row alone: no join, so no lock on the rule set or creator rows other tables
+    # share; a statement written once (``games.rows``), as it is on every action.
+    table = rows.lock_table_row(table_id)
+    if table is None:
+        raise TableError.not_found(table_id)
+    return table
 
 
 def new_seed() -> str:
@@ -336,7 +336,7 @@ def _record(
         if kind == TableEvent.Kind.DEAL:
             clock.start_break(table, now)  # the hand has just ended: the summary's break
         clock.start_turn(table, table.state["turn"], now)
-    row = TableEvent.objects.create(
+    row = TableEvent(
         table=table,
         version=table.version,
         kind=kind,
@@ -348,8 +348,9 @@ def _record(
         seed=seed,
         events=_event_dicts(events),
     )
+    rows.insert(row)  # as ``save`` would, by statements written once (``games.rows``)
     table.recorded = [*(table.recorded or ()), row]
-    table.save(update_fields=RECORDED)
+    rows.update(table, RECORDED)
 
 
 # What _record and the changes it follows (start, deal, finish) write on the table row.

@@ -42,6 +42,7 @@ from games.payloads import (
     TableOutput,
 )
 from games.refusals import seat_actions
+from games.rows import seat_rows
 
 # Phases in which the current hand is over, so its seed is no longer secret.
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -64,13 +65,8 @@ def table_get(table_id: int) -> Table:
 
 def table_seats(table: Table) -> list[SeatInfo]:
     """Who sits where, in seat order, with their connection flag."""
-    rows = Seat.objects.filter(table=table).order_by("position")
-    return [
-        SeatInfo(user_id, username, connections > 0)
-        for user_id, username, connections in rows.values_list(
-            "user_id", "user__username", "connections"
-        )
-    ]
+    # Read on every action and push: a statement written once (``games.rows``).
+    return [SeatInfo(user_id, name, open > 0) for user_id, name, open in seat_rows(table.pk)]
 
 
 def seat_infos(seats: Iterable[Seat]) -> list[SeatInfo]:

@@ -32,6 +32,7 @@ from accounts.services import user_register
 from config import push as config_push
 from config.asgi import application
 from config.ws_limit import CLOSE_TOO_BIG, MAX_FRAME_BYTES
+from games import push as games_push
 from games import services
 from games.clock_services import table_enforce_deadline
 from games.consumers import CLOSE_NOT_FOUND
@@ -324,6 +325,52 @@ async def test_the_connected_flag_follows_the_sockets(
         assert await b.quiet()
     assert await connections(table.pk) == {"ann": 0, "bob": 0}
     assert (await fresh(table.pk)).version == table.version  # sockets never change the game
+
+
+async def test_a_connected_flag_read_before_a_socket_opened_never_reaches_it(
+    table: Table, ann: Person, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A push read before Ann's socket was counted (her flag still false) that reaches the
+    socket after its first frame is older than that frame: dropped. One read after it is not."""
+    async with opened(url(table), headers(ann)) as a:
+        first = await a.next()
+        assert player(first["view"], "ann")["connected"] is True
+        monkeypatch.setattr(games_push.time, "time", lambda: 0.0)  # read "long ago"
+        await database_sync_to_async(stale_push)(table.pk)
+        assert await a.quiet()
+        monkeypatch.undo()
+        await database_sync_to_async(games_push.push_table_id)(table.pk)  # read now: the same
+        assert await a.quiet()
+
+
+def stale_push(table_id: int) -> None:
+    """A push of Ann's table as it was before her socket opened: her connection not counted."""
+    Seat.objects.filter(table_id=table_id, user__username="ann").update(connections=0)
+    games_push.push_table_id(table_id)
+    Seat.objects.filter(table_id=table_id, user__username="ann").update(connections=1)
+
+
+async def test_sockets_opening_together_are_told_to_the_table_in_one_push(
+    table: Table, ann: Person, bob: Person, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under a server, sockets opening on a table within ``PRESENCE_DELAY`` of each other (Bob's
+    and a second of Ann's) cost the table one push, which tells the others of all of them."""
+    pushes: list[int] = []
+    real = games_push.push_table_id
+    monkeypatch.setattr(games_push, "push_table_id", lambda t: (pushes.append(t), real(t)))
+    async with AsyncExitStack() as stack:
+        a = await stack.enter_async_context(opened(url(table), headers(ann)))
+        await a.next()
+        await asyncio.sleep(games_push.PRESENCE_DELAY * 2)  # Ann's own arrival told
+        pushes.clear()
+        b = await stack.enter_async_context(opened(url(table, bob.token)))
+        a2 = await stack.enter_async_context(opened(url(table, ann.token)))
+        await b.next(), await a2.next()
+        told = await a.next()
+        assert player(told["view"], "bob")["connected"] is True
+        assert await connections(table.pk) == {"ann": 2, "bob": 1}
+        assert pushes == [table.pk]
+        assert await a.quiet()
 
 
 async def test_two_sockets_of_one_player_keep_them_connected_until_both_close(
