@@ -111,11 +111,14 @@ def test_live_round_trips_are_cut_into_windows_by_the_time_sent() -> None:
 
 
 def test_a_storm_is_charged_what_the_server_spent_beyond_the_live_play() -> None:
-    windows = ({"seconds": 10.0}, {"seconds": 15.0})
+    windows = ({"seconds": 10.0, "actions": 200}, {"seconds": 15.0, "actions": 150})
     quiet, stormy = {"server_workers_s": 2.0}, {"server_workers_s": 15.0}
     costs = tables.storm_costs(quiet, stormy, windows, sockets=400)
-    # 15 s spent while the live play costs 0.2 s a second: 12 s for 400 connections.
-    assert costs == {"server_ms_per_connection": 30.0, "server_ms_per_connection_gross": 37.5}
+    # 15 s spent while the storm window's 150 live actions cost 10 ms each: 13.5 s for 400.
+    assert costs == {"server_ms_per_connection": 33.75, "server_ms_per_connection_gross": 37.5}
+    idle = ({"seconds": 10.0, "actions": 0}, {"seconds": 15.0, "actions": 0})
+    costs = tables.storm_costs(quiet, stormy, idle, sockets=400)  # no live play: per second
+    assert costs["server_ms_per_connection"] == 30.0
 
 
 def test_a_quick_storm_run_opens_every_socket_at_once_and_settles() -> None:
