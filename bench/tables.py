@@ -23,7 +23,8 @@ Phases, each on sockets of its own, measured for ``--duration`` seconds:
   when one never does: see ``failed``); a refused handshake is counted in
   ``handshakes_refused`` and retried after 1, 2, 3, 4 s, as the page's socket reconnects;
   ``handshake_ms`` runs from a socket's first attempt until it is open. The server's CPU until
-  the pushes are over, over the sockets, is ``server_ms_per_connection``.
+  the pushes are over, over the sockets, is ``server_ms_per_connection``. A few tables connect
+  and leave first: a fresh worker's first connection pays imports no server up for a while does.
 - ``storm``: the same on as many other tables while the ``--tables`` tables play at human pace:
   a quiet window of ``--duration`` seconds, then the storm, then play goes on until it has
   settled and ``--duration`` seconds have passed since it began (the storm window). ``live``
@@ -80,6 +81,8 @@ HANDSHAKES = 16
 # The issue's aims for a round opening 100 four-seat tables at once.
 STORM_SETTLE_AIM_S = 2.0
 STORM_MS_PER_CONNECTION_AIM = 5.0
+# storm_alone's warm-up: 16 sockets at once, to reach every worker (``warm_up`` says which did).
+WARM_TABLES = 4
 STORM_WAIT_SECONDS = 60.0  # a storm socket without its first state after this long has failed
 PHASES = ("flat_out", "human_pace", "echo_flat_out", "echo", "storm_alone", "storm")
 # A name of its own per run (as bench/load.py): the bench drops its database first.
@@ -856,9 +859,11 @@ def per_connection(server_s: float, sockets: int) -> float | None:
 
 async def storm_alone(args: argparse.Namespace, made: Made) -> dict[str, Any]:
     """The storm on a server with nothing else to do: what the connections cost by themselves,
-    the server's CPU counted until the pushes they set off are over."""
+    the server's CPU counted until the pushes they set off are over. The first ``WARM_TABLES``
+    of ``made`` warm the workers up first (see ``warm_up``); the storm is on the others."""
+    warmed = await warm_up(args, made[:WARM_TABLES])
     metered = Meter(args.server_pid, args.port, args.redis)
-    run, groups, out = await storm(args, made)
+    run, groups, out = await storm(args, made[WARM_TABLES:])
     await settle(list(groups))
     cpu = storm_cpu(metered)
     await wind_down(run, list(groups))
@@ -867,8 +872,23 @@ async def storm_alone(args: argparse.Namespace, made: Made) -> dict[str, Any]:
         **out,
         "server_ms_per_connection": per,
         "closed_by_server": dict(run.closed),
+        "warm_up_connections_per_worker": warmed,
         "cpu": cpu,
     }
+
+
+async def warm_up(args: argparse.Namespace, made: Made) -> list[int]:
+    """Connect to ``made`` all at once and close again: how many sockets each worker took.
+
+    A fresh worker's first connection imports the channel layer's Redis client, about 1 s of
+    CPU (py-spy over a storm on a fresh server): a storm on a cold server would charge that to
+    its connections, which no server that has been up for a minute pays. All at once, so that
+    the kernel hands some to each worker."""
+    run, groups, _ = await storm(args, made)
+    held = connections_per_worker(args.server_pid, args.port)
+    await wind_down(run, list(groups))
+    await asyncio.sleep(SETTLE_QUIET_SECONDS)  # their disconnections are over too
+    return held
 
 
 async def storm_live(args: argparse.Namespace, live: Made, made: Made) -> dict[str, Any]:
@@ -1050,12 +1070,13 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
 
 def table_counts(args: argparse.Namespace) -> tuple[int, int, int, int]:
     """Tables to make for the phases asked for: flat-out, human-pace (the storm's live tables
-    too), ``storm_alone``'s and ``storm``'s (each storm on tables no socket has opened yet)."""
+    too), ``storm_alone``'s (and its warm-up's) and ``storm``'s (each storm on tables no
+    socket has opened yet)."""
     wanted = set(args.phases)
     return (
         args.flat_tables if wanted & {"flat_out", "echo_flat_out"} else 0,
         args.tables if wanted & {"human_pace", "echo", "storm"} else 0,
-        args.storm_tables if "storm_alone" in wanted else 0,
+        args.storm_tables + WARM_TABLES if "storm_alone" in wanted else 0,
         args.storm_tables if "storm" in wanted else 0,
     )
 

@@ -82,13 +82,14 @@ def test_quick_is_small_and_max_is_the_aim() -> None:
 def test_phases_choose_the_tables_made() -> None:
     every = tables.arguments([])
     assert every.phases == tables.PHASES and every.storm_tables == 100
-    assert tables.table_counts(every) == (20, 100, 100, 100)
+    warm = tables.WARM_TABLES
+    assert tables.table_counts(every) == (20, 100, 100 + warm, 100)
     assert tables.arguments(["--quick"]).storm_tables == 8
     storm = tables.arguments(["--phases", "storm", "--tables", "30", "--storm-tables", "50"])
     assert storm.phases == ("storm",)
     assert tables.table_counts(storm) == (0, 30, 0, 50)  # the live tables, then the storm's
     echo = tables.arguments(["--phases", "echo_flat_out,storm_alone"])
-    assert tables.table_counts(echo) == (20, 0, 100, 0)
+    assert tables.table_counts(echo) == (20, 0, 100 + warm, 0)
 
 
 def test_unknown_phases_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -136,6 +137,7 @@ def test_a_quick_storm_run_opens_every_socket_at_once_and_settles() -> None:
         assert storm["server_ms_per_connection"] > 0
         assert storm["closed_by_server"] == {}
         assert sum(storm["connections_per_worker"]) >= 32
+    assert out["storm_alone"]["warm_up_connections_per_worker"]
     live = out["storm"]["live"]
     assert live["tables"] == 4 and live["lost"] == 0 and live["closed_by_server"] == {}
     assert live["quiet"]["actions"] > 0 and live["storm"]["actions"] > 0
