@@ -1,5 +1,6 @@
-"""bench/tables.py: the bots' choices, the figures, the echo consumer. A whole run needs
-PostgreSQL and Redis and a minute or more: ``python bench/tables.py --quick``, or ``make bench``."""
+"""bench/tables.py: the bots' choices, the figures, the echo consumer, and a quick run of the
+connection storm. A whole run needs PostgreSQL and Redis and a few minutes: ``python
+bench/tables.py --quick``, or ``make bench``."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from channels.testing import WebsocketCommunicator
 
 from bench import echo_asgi, tables
+from tests.bench.services import run_bench, service_args, skipped
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DRAW = {"type": "draw", "source": "stock"}
@@ -58,6 +61,10 @@ def test_ratios_and_targets() -> None:
     assert tables.targets(out)["human_pace_met"] and tables.targets(out)["flat_out_met"]
     out["human_pace"]["rtt_ms"]["p99"] = 100.0
     assert not tables.targets(out)["human_pace_met"]
+    out["storm"] = {"tables": 100, "settle_s": 1.9, "server_ms_per_connection": 5.0}
+    assert tables.targets(out)["storm_met"]
+    for unmet in ({"settle_s": None}, {"settle_s": 2.1}, {"server_ms_per_connection": 5.1}):
+        assert not tables.targets({"storm": {**out["storm"], **unmet}})["storm_met"]
 
 
 def test_phases_left_out_give_no_figures() -> None:
@@ -70,6 +77,71 @@ def test_quick_is_small_and_max_is_the_aim() -> None:
     assert (quick.tables, quick.flat_tables, quick.duration) == (4, 2, 3.0)
     assert tables.arguments(["--max"]).tables == 500
     assert tables.arguments(["--compression", "none"]).compression is None
+
+
+def test_phases_choose_the_tables_made() -> None:
+    every = tables.arguments([])
+    assert every.phases == tables.PHASES and every.storm_tables == 100
+    warm = tables.WARM_TABLES
+    assert tables.table_counts(every) == (20, 100, 100 + warm, 100)
+    assert tables.arguments(["--quick"]).storm_tables == 8
+    storm = tables.arguments(["--phases", "storm", "--tables", "30", "--storm-tables", "50"])
+    assert storm.phases == ("storm",)
+    assert tables.table_counts(storm) == (0, 30, 0, 50)  # the live tables, then the storm's
+    echo = tables.arguments(["--phases", "echo_flat_out,storm_alone"])
+    assert tables.table_counts(echo) == (20, 0, 100 + warm, 0)
+
+
+def test_unknown_phases_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for phases in ("storm,strom", ","):
+        with pytest.raises(SystemExit):
+            tables.arguments(["--phases", phases])
+    assert "strom" in capsys.readouterr().err
+
+
+def test_live_round_trips_are_cut_into_windows_by_the_time_sent() -> None:
+    run = tables.WindowRun(pace=2.0)
+    for sent in (1.0, 1.5, 2.0, 2.5):
+        run.done(sent, sent + 0.01 * sent)
+    run.missed(2.2)  # unanswered: counts as LOST_SECONDS
+    quiet, storm = run.window(1.0, 2.0), run.window(2.0, 3.0)
+    assert (quiet["actions"], storm["actions"]) == (2, 3)
+    assert quiet["rtt_ms"] == {"p50": 10.0, "p95": 15.0, "p99": 15.0, "max": 15.0}
+    assert storm["rtt_ms"]["max"] == 1000 * tables.LOST_SECONDS
+    assert storm["seconds"] == 1.0
+
+
+def test_a_storm_is_charged_what_the_server_spent_beyond_the_live_play() -> None:
+    windows = ({"seconds": 10.0, "actions": 200}, {"seconds": 15.0, "actions": 150})
+    quiet, stormy = {"server_workers_s": 2.0}, {"server_workers_s": 15.0}
+    costs = tables.storm_costs(quiet, stormy, windows, sockets=400)
+    # 15 s spent while the storm window's 150 live actions cost 10 ms each: 13.5 s for 400.
+    assert costs == {"server_ms_per_connection": 33.75, "server_ms_per_connection_gross": 37.5}
+    idle = ({"seconds": 10.0, "actions": 0}, {"seconds": 15.0, "actions": 0})
+    costs = tables.storm_costs(quiet, stormy, idle, sockets=400)  # no live play: per second
+    assert costs["server_ms_per_connection"] == 30.0
+
+
+def test_a_quick_storm_run_opens_every_socket_at_once_and_settles() -> None:
+    phases = "storm_alone,storm"
+    out = run_bench("tables.py", "--quick", "--phases", phases, *service_args(redis_db=9))
+    if skipped(out):
+        return
+    assert set(out) & {*tables.PHASES} == {"storm_alone", "storm"}
+    for storm in (out["storm_alone"], out["storm"]):
+        assert (storm["tables"], storm["sockets"], storm["failed"]) == (8, 32, 0)
+        first_state = storm["first_state_ms"]
+        assert 0 < first_state["p50"] <= first_state["max"]
+        assert abs(storm["settle_s"] - first_state["max"] / 1000) < 0.002  # the last socket's
+        assert storm["handshake_ms"]["max"] >= storm["handshake_ms"]["p50"] > 0
+        assert storm["server_ms_per_connection"] > 0
+        assert storm["closed_by_server"] == {}
+        assert sum(storm["connections_per_worker"]) >= 32
+    assert out["storm_alone"]["warm_up_connections_per_worker"]
+    live = out["storm"]["live"]
+    assert live["tables"] == 4 and live["lost"] == 0 and live["closed_by_server"] == {}
+    assert live["quiet"]["actions"] > 0 and live["storm"]["actions"] > 0
+    assert live["storm"]["seconds"] >= 3.0  # --duration, or longer when settling took longer
 
 
 def test_human_pace_gaps_vary_about_the_pace_so_tables_drift_out_of_step() -> None:
