@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Model
+from psycopg import Cursor
 
 from games.models import Seat, Table
 
@@ -85,13 +86,11 @@ def _execute(sql: str, params: list[Any], *, returning: bool = False) -> Any:
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchone()[0] if returning else cursor.lastrowid
-    import psycopg
-
     # What Django's cursor() does first: a health check when due, and a connection.
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     start = time.monotonic()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    with connection.wrap_database_errors, Cursor(connection.connection) as cursor:
         cursor.execute(sql, params)
         row = cursor.fetchone() if returning else None
     if connection.queries_logged:
