@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 from urllib.parse import ParseResult, parse_qs
 
@@ -22,9 +23,10 @@ from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
-from django.db import DatabaseError
+from django.db import DatabaseError, connection
 from rest_framework.authtoken.models import Token
 
+from config.rows import columns, fetch, load, quote
 from config.unavailable import is_unavailable, unavailable_socket
 
 # Channels' own fallback when DEBUG runs with an empty ALLOWED_HOSTS.
@@ -56,10 +58,27 @@ class OriginCheck(OriginValidator):
 @database_sync_to_async
 def token_user(key: str) -> Any:
     """The active user whose API token is ``key``, or None."""
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
+    # Once per socket opening, so by a statement written once (``config.rows``).
+    user_model = Token._meta.get_field("user").related_model
+    assert isinstance(user_model, type)
+    found: list[Any] = load(user_model, fetch(_token_user_sql(connection.vendor), [key]))
+    if not found or not found[0].is_active:
         return None
-    return token.user
+    return found[0]
+
+
+@cache
+def _token_user_sql(vendor: str) -> str:
+    token = Token._meta
+    user_model = token.get_field("user").related_model
+    assert isinstance(user_model, type)
+    user = user_model._meta
+    return (
+        f"SELECT {columns(user_model)} FROM {quote(user.db_table)} JOIN {quote(token.db_table)} "
+        f"ON {quote(token.db_table)}.{quote('user_id')} = "
+        f"{quote(user.db_table)}.{quote(user.pk.column)} "
+        f"WHERE {quote(token.db_table)}.{quote('key')} = %s"
+    )
 
 
 class TokenAuthMiddleware(BaseMiddleware):

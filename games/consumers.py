@@ -39,7 +39,7 @@ from games.errors import TableError
 from games.models import Seat, Table
 from games.push import Encoded, encode_frame, state_frame, table_group
 from games.refusals import NO_ACTIONS, SeatActions, seat_actions
-from games.selectors import log_since, table_get, table_seats, view_for
+from games.selectors import log_since, table_get, table_read, table_seats, view_for
 
 CLOSE_NOT_FOUND = 4404  # application range (4000-4999): no such table
 
@@ -66,7 +66,7 @@ def _is_seated(table_id: int, user: Any) -> bool:
 def _frame(table_id: int, user: Any, seated: bool) -> dict[str, Any]:
     """The current ``state`` frame for ``user`` (None: anonymous): their own view when
     ``seated``, else the public view; while the table waits, with their ``actions``."""
-    table = table_get(table_id)
+    table = table_read(table_id)
     seats = table_seats(table)
     frame = state_frame(table, seats, user.username if seated else None)
     if frame["status"] == Table.Status.WAITING:
@@ -85,7 +85,7 @@ def _open(table_id: int, user: Any) -> tuple[bool, dict[str, Any], float]:
         table_id=table_id, user_id=user.pk, delta=1
     )
     read_at = time.time()  # after the count: a push read before it is older than this frame
-    table = table_get(table_id)
+    table = table_read(table_id)
     seats = table_seats(table)
     frame = state_frame(table, seats, user.username if seated else None)
     if frame["status"] == Table.Status.WAITING:

@@ -42,6 +42,7 @@ from config.push import group_send_many, server_loop
 from games.listing import listing_entry
 from games.models import Table
 from games.payloads import GameOverOutput
+from games.rows import table_row
 from games.selectors import (
     LogSince,
     SeatInfo,
@@ -89,16 +90,31 @@ def state_frame(
     username: str | None,
     over: GameOverOutput | None = None,
     log: LogSince | None = None,
+    shared: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The WebSocket ``state`` message for ``username`` (None: the public view). ``over``: the
     table's ``ratings`` and ``rematch`` as read once for every frame of a push, else read now;
-    ``log``: the rows whose moves it carries (by default the whole log, read here)."""
-    over = table_game_over(table) if over is None else over
+    ``log``: the rows whose moves it carries (by default the whole log, read here);
+    ``shared``: the parts every frame of a push has alike (``frame_shared``)."""
+    shared = frame_shared(table, seats, over) if shared is None else shared
     log = log_since(table) if log is None else log
     return {
         "type": "state",
         "version": table.version,
         "view": view_for(table, table_state(table), seats, username),
+        **shared,
+        "moves": log.moves(username),
+        "moves_since": log.since,
+    }
+
+
+def frame_shared(
+    table: Table, seats: list[SeatInfo], over: GameOverOutput | None = None
+) -> dict[str, Any]:
+    """What every reader's ``state`` frame of the table says alike (all but the view and the
+    moves): made once for all the frames of a push."""
+    over = table_game_over(table) if over is None else over
+    return {
         "deadline": deadline_text(table),
         "clock": table_clock(table),
         "last_hand": table_last_hand(table),
@@ -106,8 +122,6 @@ def state_frame(
         "players": [s.username for s in seats],
         "seats": table.seats,
         **over,
-        "moves": log.moves(username),
-        "moves_since": log.since,
     }
 
 
@@ -127,10 +141,10 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     no row)."""
     read_at = time.time()  # before the read: the frames are at least this fresh
     seats = table_seats(table) if seats is None else seats
-    over = table_game_over(table)  # everyone's: read once
+    shared = frame_shared(table, seats)  # everyone's: read once
     log = log_since(table, table.version if since is None else since)
     frames = {
-        str(s.user_id): encode_frame(state_frame(table, seats, s.username, over, log))
+        str(s.user_id): encode_frame(state_frame(table, seats, s.username, log=log, shared=shared))
         for s in seats
     }
     message = {
@@ -140,7 +154,7 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
         "status": table.status,
         "players": [s.username for s in seats],
         "frames": frames,
-        "public": encode_frame(state_frame(table, seats, None, over, log)),
+        "public": encode_frame(state_frame(table, seats, None, log=log, shared=shared)),
     }
     messages: list[tuple[str, dict[str, Any]]] = [(table_group(table.pk), message)]
     if lists_change(table, since):
@@ -176,7 +190,7 @@ def on_commit_created(table: Table) -> None:
 
 
 def push_table_id(table_id: int) -> None:
-    table = Table.objects.select_related("ruleset", "creator").filter(pk=table_id).first()
+    table = table_row(table_id)  # a statement written once (``games.rows``)
     if table is not None:
         push_table(table)
 

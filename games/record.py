@@ -348,9 +348,9 @@ def _record(
         seed=seed,
         events=_event_dicts(events),
     )
-    rows.insert(row)  # as ``save`` would, by statements written once (``games.rows``)
+    # As ``create`` and ``save(update_fields=...)`` would, by a statement written once.
+    rows.record(row, table, RECORDED)
     table.recorded = [*(table.recorded or ()), row]
-    rows.update(table, RECORDED)
 
 
 # What _record and the changes it follows (start, deal, finish) write on the table row.

@@ -42,7 +42,7 @@ from games.payloads import (
     TableOutput,
 )
 from games.refusals import seat_actions
-from games.rows import seat_rows
+from games.rows import SeatRow, events_after, seat_rows, table_row
 
 # Phases in which the current hand is over, so its seed is no longer secret.
 _OVER = (Phase.HAND_OVER, Phase.GAME_OVER)
@@ -65,8 +65,22 @@ def table_get(table_id: int) -> Table:
 
 def table_seats(table: Table) -> list[SeatInfo]:
     """Who sits where, in seat order, with their connection flag."""
-    # Read on every action and push: a statement written once (``games.rows``).
-    return [SeatInfo(user_id, name, open > 0) for user_id, name, open in seat_rows(table.pk)]
+    # Read on every push and socket opening: a statement written once (``games.rows``).
+    return seat_infos_of(seat_rows(table.pk))
+
+
+def seat_infos_of(rows: Iterable[SeatRow]) -> list[SeatInfo]:
+    """``SeatInfo`` of ``(user id, username, open connections)`` rows (``games.rows``)."""
+    return [SeatInfo(user_id, name, open > 0) for user_id, name, open in rows]
+
+
+def table_read(table_id: int) -> Table:
+    """The table row alone (its rule set, creator and club load if touched), or ``not_found``:
+    what a socket's frames need, by a statement written once (``games.rows``)."""
+    table = table_row(table_id)
+    if table is None:
+        raise TableError.not_found(table_id)
+    return table
 
 
 def seat_infos(seats: Iterable[Seat]) -> list[SeatInfo]:
@@ -363,11 +377,7 @@ def log_since(table: Table, since: int = 0) -> LogSince:
 
 
 def _rows_after(table: Table, since: int) -> list[TableEvent]:
-    return list(
-        TableEvent.objects.filter(table=table, version__gt=since, version__lte=table.version)
-        .select_related("actor")
-        .order_by("version")
-    )
+    return events_after(table, since)  # a statement written once (``games.rows``)
 
 
 def reader_of(table: Table, user: Any) -> str | None:

@@ -14,13 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
-from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from accounts.models import Club, User
 from config.errors import refuse
-from games import push
+from games import push, rows
 from games.engine.actions import Action, parse_action
 from games.engine.engine import Transition, apply
 from games.engine.errors import (
@@ -39,7 +37,14 @@ from games.errors import PAUSED, TableError
 from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet, Seat, Table, TableEvent
 from games.record import advance, lock_table, start_game
 from games.refusals import is_member, join_refusal, leave_refusal, seated, start_refusal
-from games.selectors import SeatInfo, table_get, table_rebuild, table_seats, table_state
+from games.selectors import (
+    SeatInfo,
+    seat_infos_of,
+    table_get,
+    table_rebuild,
+    table_seats,
+    table_state,
+)
 
 # A client_id is the client's own idempotency key (a UUID in PROTOCOL.md); bounded, not parsed.
 CLIENT_ID_MAX = 100
@@ -297,8 +302,11 @@ def table_apply_action(
 def _apply_locked(
     table_id: int, user: User, action: object, version: object, client_id: object
 ) -> ActionResult:
-    table = lock_table(table_id)
-    seats = table_seats(table)  # for the seat check and for the push after commit
+    # The locked row and its seats (for the seat check and the push after commit) at once.
+    locked, seat_list = rows.lock_table_with_seats(table_id)
+    if locked is None:
+        raise TableError.not_found(table_id)
+    table, seats = locked, seat_infos_of(seat_list)
     if not any(s.user_id == user.pk for s in seats):
         raise TableError(NOT_SEATED, "only a player seated at this table may act")
     if user.username in table.withdrawn:
@@ -357,9 +365,7 @@ def seat_connected(*, table_id: int, user_id: int, delta: int) -> bool:
     No game effect: only the ``connected`` flag in the views changes, pushed a moment later
     with any other opening or closing on the table (``push.push_presence``).
     """
-    updated = Seat.objects.filter(table_id=table_id, user_id=user_id).update(
-        connections=Greatest(F("connections") + delta, 0)
-    )
+    updated = rows.count_connection(table_id, user_id, delta)  # a statement written once
     if updated:
         transaction.on_commit(lambda: push.push_presence(table_id))
     return bool(updated)
