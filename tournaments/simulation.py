@@ -98,22 +98,27 @@ def _play_out(event: Tournament, rng: random.Random) -> None:
 
 
 def play_table(table: Table, rng: random.Random) -> None:
-    """Play a table's game to its end with greedy bots, through the service."""
+    """Play a table's game to its end with greedy bots, through the service.
+
+    Each action starts from what the previous one's service answered (``ActionResult``: the
+    table, version and state its change left under the lock), not from a fresh read of the row:
+    no other writer acts on a simulated table, so that answer is the table as it now stands.
+    """
     users = {s.user.username: s.user for s in table.seat_set.select_related("user")}
     bots = {name: GreedyBot(seed=rng.randrange(2**32)) for name in users}
+    version, state = table.version, table_state(table)
     for _ in range(MAX_ACTIONS):
-        table.refresh_from_db()
-        state = table_state(table)
         if table.status != Table.Status.PLAYING or state is None:
             return
         name, action = next_move(state, bots)
-        services.table_apply_action(
+        done = services.table_apply_action(
             table_id=table.pk,
             user=users[name],
             action=action.to_dict(),
-            version=table.version,
+            version=version,
             client_id=None,
         )
+        table, version, state = done.table, done.version, done.state
     raise RuntimeError(f"table {table.pk} did not finish in {MAX_ACTIONS} actions")
 
 

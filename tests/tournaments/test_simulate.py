@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.models import Table, TableEvent
+from games.selectors import table_mismatch
 from ratings.models import RatingChange
 from tournaments.models import Tournament
 
@@ -104,6 +106,23 @@ def test_swiss_tables() -> None:
     check_shape(result, 9, 3)
     assert len(result["rounds"]) == 2
     assert all(len(r["tables"]) == 3 for r in result["rounds"])
+
+
+def test_every_table_is_its_log_replayed() -> None:
+    """The bots act on the state each service call answered, never on a fresh read: the tables
+    they leave are still exactly what replaying their logs gives, every game played to its end
+    by its seated players alone, one version per log row."""
+    simulate("--format", "swiss_tables", "--players", "8", "--table-size", "4", "--rounds", "2")
+    tables = Table.objects.filter(tournament_table__isnull=False)
+    assert tables.count() == 4
+    for table in tables:
+        assert table.status == Table.Status.FINISHED
+        assert table_mismatch(table) is None
+        versions = list(table.events.order_by("version").values_list("version", flat=True))
+        assert versions == list(range(1, table.version + 1))
+        seated = set(table.seat_set.values_list("user__username", flat=True))
+        acted = table.events.filter(kind=TableEvent.Kind.ACTION).values_list("player", flat=True)
+        assert set(acted) <= seated
 
 
 def test_the_command_refuses_what_it_cannot_run() -> None:
