@@ -90,6 +90,10 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if _running_loop() is None and not isinstance(layer, InMemoryChannelLayer):
         _push_loop().call_soon_threadsafe(_enqueue, list(messages))
         return
+    if isinstance(layer, InMemoryChannelLayer) and not any(g in layer.groups for g, _ in messages):
+        # Nobody in this process listens (a management command, a test without sockets): the
+        # in-memory layer would drop every message, after a thread and a loop made to send it.
+        return
 
     async def send_all() -> None:
         for group, message in messages:

@@ -7,7 +7,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 from config import push
 
@@ -140,3 +140,25 @@ def test_a_push_that_fails_does_not_stop_the_ones_after_it() -> None:
         push.group_send_many([("a", {"n": 1}), ("bad", {"n": 2}), ("c", {"n": 3})])
         push.drain()
     assert [g for g, _, _ in layer.sent] == ["a", "c"]
+
+
+def test_the_in_memory_layer_skips_a_push_nobody_in_the_process_listens_to() -> None:
+    """A management command (``simulate_event``) pushes every action; with nobody listening in
+    the process, nothing is made to send them (no thread, no loop), and a group with a member
+    is still sent to."""
+    layer = InMemoryChannelLayer()
+    with (
+        mock.patch.object(push, "get_channel_layer", return_value=layer),
+        mock.patch.object(push, "async_to_sync", side_effect=AssertionError("sent")),
+    ):
+        push.group_send_many([("table-1", {"type": "table.frames"})])
+    channel = asyncio.run(listener(layer, "table-2"))
+    with mock.patch.object(push, "get_channel_layer", return_value=layer):
+        push.group_send_many([("table-1", {"type": "a"}), ("table-2", {"type": "b"})])
+    assert asyncio.run(layer.receive(channel)) == {"type": "b"}
+
+
+async def listener(layer: InMemoryChannelLayer, group: str) -> str:
+    channel = await layer.new_channel()
+    await layer.group_add(group, channel)
+    return channel
