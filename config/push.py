@@ -68,6 +68,13 @@ class ServerLoopMiddleware:
         await self.app(scope, receive, send)
 
 
+def nobody_listens(groups: list[str]) -> bool:
+    """Whether a push to ``groups`` is sure to reach nobody: the in-memory layer (one process)
+    with no member in any of them. With Redis other processes may listen, so never."""
+    layer = get_channel_layer()
+    return isinstance(layer, InMemoryChannelLayer) and not any(g in layer.groups for g in groups)
+
+
 def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """Send each ``(group, message)`` in order.
 
@@ -90,7 +97,7 @@ def group_send_many(messages: list[tuple[str, dict[str, Any]]]) -> None:
     if _running_loop() is None and not isinstance(layer, InMemoryChannelLayer):
         _push_loop().call_soon_threadsafe(_enqueue, list(messages))
         return
-    if isinstance(layer, InMemoryChannelLayer) and not any(g in layer.groups for g, _ in messages):
+    if nobody_listens([g for g, _ in messages]):
         # Nobody in this process listens (a management command, a test without sockets): the
         # in-memory layer would drop every message, after a thread and a loop made to send it.
         return

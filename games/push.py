@@ -38,7 +38,7 @@ from typing import Any
 from django.db import close_old_connections, transaction
 
 from config.jsontext import dumps
-from config.push import group_send_many, server_loop
+from config.push import group_send_many, nobody_listens, server_loop
 from games.listing import listing_entry
 from games.models import Table
 from games.payloads import GameOverOutput
@@ -139,6 +139,9 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
     """Send every socket on ``table`` its current view (``seats``: as the caller read them)
     and the moves of the rows after version ``since``, where the change began (None: it added
     no row)."""
+    listed = lists_change(table, since)
+    if nobody_listens([table_group(table.pk), *([LOBBY_GROUP] if listed else [])]):
+        return  # no socket in this process to tell (embedded mode): nothing to build
     read_at = time.time()  # before the read: the frames are at least this fresh
     seats = table_seats(table) if seats is None else seats
     shared = frame_shared(table, seats)  # everyone's: read once
@@ -157,9 +160,9 @@ def push_table(table: Table, seats: list[SeatInfo] | None = None, since: int | N
         "public": encode_frame(state_frame(table, seats, None, log=log, shared=shared)),
     }
     messages: list[tuple[str, dict[str, Any]]] = [(table_group(table.pk), message)]
-    if lists_change(table, since):
-        listed = listing_entry(table, [s.username for s in seats])
-        messages.append((LOBBY_GROUP, {"type": "lobby.table", "table": listed}))
+    if listed:
+        entry = listing_entry(table, [s.username for s in seats])
+        messages.append((LOBBY_GROUP, {"type": "lobby.table", "table": entry}))
     group_send_many(messages)
 
 

@@ -27,6 +27,12 @@ def lobby_frames(sent: mock.MagicMock) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.fixture(autouse=True)
+def _listening(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if a socket listened to every group: the in-memory layer skips a push nobody hears."""
+    monkeypatch.setattr("games.push.nobody_listens", lambda groups: False)
+
+
 def test_creation_seats_and_start_are_told_moves_are_not() -> None:
     ann, bob = players("ann", "bob")
     with mock.patch("games.push.group_send_many") as sent:

@@ -10,9 +10,11 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 from django.utils import timezone
 
 from accounts.models import User
+from config import push as config_push
 from games import clock_services, push, record
 from games.engine.cards import format_card
 from games.engine.legal import legal_actions
@@ -237,6 +239,7 @@ def test_a_push_reads_the_rows_it_tells_once_for_every_frame(
     seats = table_seats(table)
     sent: list[list[tuple[str, dict[str, Any]]]] = []
     monkeypatch.setattr(push, "group_send_many", sent.append)
+    monkeypatch.setattr(push, "nobody_listens", lambda groups: False)  # as if a socket listened
     with django_assert_num_queries(1):  # the new rows, for the five frames
         push.push_table(table, seats, since)
     frames = pushed_frames(sent[0])
@@ -306,3 +309,21 @@ def test_a_timeout_that_reshuffled_the_pile_says_so() -> None:
     own = table_moves([row], "ann", reveal=False, hand=2)
     assert own[0]["text"] == f"your time ran out: {told} 4♦ and discarded 7♣"
     assert own[0]["cards"] == ["4D", "7C"]
+
+
+def test_a_push_nobody_in_the_process_hears_is_not_built(
+    monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    """On the in-memory layer (one process) with no socket on the table or the lobby, a push
+    reads and builds nothing (``simulate_event``, a timer of a table nobody watches)."""
+    users = players("ann", "bob")
+    table = started_table(users)
+    seats = table_seats(table)
+    monkeypatch.setattr(config_push, "get_channel_layer", InMemoryChannelLayer)
+    monkeypatch.setattr(push, "group_send_many", lambda messages: pytest.fail("sent"))
+    with django_assert_num_queries(0):
+        push.push_table(table, None, 0)
+    built: list[Any] = []
+    monkeypatch.setattr(push, "encode_frame", lambda frame: built.append(frame) or ("", ""))
+    push.push_table(table, seats, table.version)
+    assert built == []
