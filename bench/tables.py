@@ -1,15 +1,23 @@
-"""Live tables over real WebSockets in full mode: prints one JSON object of figures on stdout.
+"""Live tables over real WebSockets: prints one JSON object of figures on stdout.
 
-Run from the repository root: ``python bench/tables.py [--tables N] [--flat-tables N]
-[--storm-tables N] [--duration S] [--phases a,b] [--quick | --max]``. It needs PostgreSQL and
-Redis (``--pg``, ``--redis``); when either does not answer it prints ``{"bench": "tables",
-"skipped": reason}`` and exits 0.
+Run from the repository root: ``python bench/tables.py [--mode full|embedded] [--server
+uvicorn|daphne] [--tables N] [--flat-tables N] [--storm-tables N] [--duration S] [--phases a,b]
+[--quick | --max]``.
 
-Everything is started and stopped here: a fresh database and an emptied Redis database (both
-cleaned up at the end), the migrations, users with API tokens and four-seat tables (started: the
-fourth join deals) made through ``games.services``, then ``uvicorn --workers 2`` on
-``bench.echo_asgi`` (the site plus a bare echo consumer, so tables and echo are measured on one
-server in one run).
+``--mode full`` (the default) needs PostgreSQL and Redis (``--pg``, ``--redis``); when either
+does not answer it prints ``{"bench": "tables", "skipped": reason}`` and exits 0. Everything is
+started and stopped here: a fresh database and an emptied Redis database (both cleaned up at the
+end), the migrations, users with API tokens and four-seat tables (started: the fourth join deals)
+made through ``games.services``, then the server (``uvicorn --workers 2`` unless told otherwise)
+on ``bench.echo_asgi`` (the site plus a bare echo consumer, so tables and echo are measured on
+one server in one run).
+
+``--mode embedded`` is what ``make run`` serves, and needs nothing: no ``DATABASE_URL`` or
+``REDIS_URL``, so a SQLite file (a fresh one in a temporary folder, ``SQLITE_PATH``), the
+in-memory channel layer and the Celery worker and beat that ``config.asgi`` starts inside the
+one server process (daphne unless told otherwise, as ``make run``; DEBUG on, as ``make run``,
+unless ``--debug off``). That process's CPU includes the embedded worker's threads: it is what
+``make run`` costs.
 
 Phases, each on sockets of its own, measured for ``--duration`` seconds:
 - ``flat_out``: ``--flat-tables`` tables; the player to move acts as soon as their state arrives.
@@ -55,6 +63,7 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -89,9 +98,23 @@ PHASES = ("flat_out", "human_pace", "echo_flat_out", "echo", "storm_alone", "sto
 DB_NAME = f"rummy_bench_{os.getpid()}"
 APP = "bench.echo_asgi:application"
 SERVER = "uvicorn --workers {workers} --lifespan off (uvloop, httptools, websockets)"
+# Compression differs between the two servers, whatever the bots offer (``--compression``):
+# uvicorn's websockets implementation accepts permessage-deflate by default
+# (``ws_per_message_deflate``), so every frame is compressed on the server; daphne's autobahn
+# factory declines every offer (daphne sets no ``perMessageCompressionAccept`` and has no option
+# for it), so frames go uncompressed. The run reports what was negotiated
+# (``compression_negotiated``).
+MODES = {
+    "full": "full: PostgreSQL, channels-redis, Celery on Redis (no worker running)",
+    "embedded": "embedded (make run): SQLite, in-memory layer, Celery worker in the server",
+}
+DAPHNE = "daphne, one process (Twisted, autobahn: no permessage-deflate), as make run"
+# The full mode's services, charged as ``postgres_redis_s``; in embedded mode there are none of
+# the bench's own, so any that run on the machine count as the rest of it.
+SERVICES = ("(postgres", "(redis-server")
 NOTE = (
-    "One two-core machine: the bot clients, PostgreSQL and Redis share the cores with the server. "
-    "Figures are a floor for a server with the cores to itself."
+    "One two-core machine: the bot clients (and in full mode PostgreSQL and Redis) share the "
+    "cores with the server. Figures are a floor for a server with the cores to itself."
 )
 
 
@@ -170,6 +193,40 @@ def service_env(db_url: str, redis_url: str) -> dict[str, str]:
     return env
 
 
+def embedded_env(sqlite_path: Path, debug: bool) -> dict[str, str]:
+    """The environment of ``make run`` (nothing set: the embedded defaults), on the SQLite file
+    ``sqlite_path``, whatever the calling shell points at. ``debug`` as ``make run`` (on) unless
+    told otherwise; its log level is left at ``make run``'s too."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
+    for name in ("DATABASE_URL", "REDIS_URL", "CHANNELS_PREFIX"):
+        env.pop(name, None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SQLITE_PATH=str(sqlite_path),
+        DJANGO_DEBUG="true" if debug else "false",
+        # Only spares the key file development.py would write into the repository otherwise.
+        DJANGO_SECRET_KEY="bench-only-" + "k" * 50,
+        PYTHONPATH=str(ROOT),
+        WS_RATE_PER_SECOND="100000",  # as in the full mode (service_env)
+    )
+    return env
+
+
+@contextlib.contextmanager
+def stack(args: argparse.Namespace) -> Iterator[dict[str, str]]:
+    """The environment of the server and of the bench's own setup for ``args.mode``: a fresh
+    database and Redis database (full) or a fresh SQLite file (embedded), gone at the end."""
+    if args.mode == "embedded":
+        with tempfile.TemporaryDirectory(prefix="rummy-bench-") as folder:
+            yield embedded_env(Path(folder) / "bench.sqlite3", args.debug)
+        return
+    with fresh_database(args.pg, DB_NAME) as db_url, fresh_redis(args.redis):
+        env = service_env(db_url, args.redis)
+        if args.debug:
+            env["DJANGO_DEBUG"] = "true"
+        yield env
+
+
 def prepare(env: dict[str, str], tables: int) -> list[tuple[int, list[str]]]:
     """Migrate, set Django up in this process and make ``tables`` started four-seat tables."""
     migrate = [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"]
@@ -244,17 +301,30 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@contextlib.contextmanager
-def server(
-    env: dict[str, str], port: int, workers: int, app: str = APP
-) -> Iterator[subprocess.Popen[bytes]]:
-    """uvicorn serving ``app``, healthy, until the block ends."""
-    command = [
+def server_command(kind: str, port: int, workers: int, app: str) -> list[str]:
+    """uvicorn with ``workers`` processes (one: the server process serves itself), or daphne
+    as ``make run`` starts it (one process, its default verbosity: the access log is written)."""
+    if kind == "daphne":
+        if workers != 1:
+            raise ValueError("daphne runs one process: no --workers")
+        return [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app]
+    return [
         *[sys.executable, "-m", "uvicorn", app],
         *["--workers", str(workers), "--host", "127.0.0.1", "--port", str(port)],
         *["--log-level", "warning", "--lifespan", "off"],
     ]
-    proc = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True)
+
+
+@contextlib.contextmanager
+def server(
+    env: dict[str, str], port: int, workers: int, app: str = APP, kind: str = "uvicorn"
+) -> Iterator[subprocess.Popen[bytes]]:
+    """The server ``kind`` serving ``app``, healthy, until the block ends. Its stdout (daphne's
+    access log) is dropped: the bench's own stdout is its JSON."""
+    command = server_command(kind, port, workers, app)
+    proc = subprocess.Popen(
+        command, cwd=ROOT, env=env, start_new_session=True, stdout=subprocess.DEVNULL
+    )
     try:
         wait_healthy(proc, f"http://127.0.0.1:{port}/healthz")
         yield proc
@@ -284,9 +354,10 @@ def wait_healthy(proc: subprocess.Popen[bytes], url: str, timeout: float = 60.0)
 # --- CPU accounting ----------------------------------------------------------------------------
 
 
-def process_cpu(server: int) -> dict[int, tuple[str, float]]:
-    """Per process: ``server`` (uvicorn and its workers) or ``services`` (PostgreSQL, Redis),
-    and its CPU seconds (user + system) so far."""
+def process_cpu(server: int, services: tuple[str, ...] = SERVICES) -> dict[int, tuple[str, float]]:
+    """Per process: ``server`` (the server and its workers) or ``services`` (those named in
+    ``services``: PostgreSQL, Redis), and its CPU seconds (user + system, every thread's) so
+    far."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {}
     for entry in Path("/proc").iterdir():
@@ -300,7 +371,7 @@ def process_cpu(server: int) -> dict[int, tuple[str, float]]:
         seconds = (int(fields[11]) + int(fields[12])) / tick
         if int(entry.name) == server or int(fields[1]) == server:
             out[int(entry.name)] = ("server", seconds)
-        elif name.endswith(("(postgres", "(redis-server")):
+        elif services and name.endswith(services):
             out[int(entry.name)] = ("services", seconds)
     return out
 
@@ -315,7 +386,7 @@ def machine_cpu() -> tuple[float, float]:
 
 def connections_per_worker(server: int, port: int) -> list[int]:
     """Established connections to ``port`` held by each worker: how evenly the kernel spread
-    the bots' sockets over the processes."""
+    the bots' sockets over the processes (one server process: all of them, in one count)."""
     ours = set()
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         with contextlib.suppress(OSError):
@@ -325,16 +396,20 @@ def connections_per_worker(server: int, port: int) -> list[int]:
                     ours.add(f"socket:[{cols[9]}]")
     counts = []
     for pid, (kind, _) in process_cpu(server).items():
-        if kind == "server" and pid != server:
+        if kind == "server":  # uvicorn's supervisor holds none: left out below
             with contextlib.suppress(OSError):
                 links = [os.readlink(fd) for fd in Path(f"/proc/{pid}/fd").iterdir()]
                 counts.append(sum(link in ours for link in links))
     return sorted((c for c in counts if c), reverse=True)
 
 
-def redis_calls(url: str) -> int:
-    """Commands the Redis server has run (all its clients: other users of it count too)."""
+def redis_calls(url: str | None) -> int:
+    """Commands the Redis server has run (all its clients: other users of it count too); none
+    without a Redis (embedded mode)."""
     import redis
+
+    if url is None:
+        return 0
 
     stats = redis.Redis.from_url(url).info("commandstats")
     return sum(int(v["calls"]) for v in stats.values())
@@ -342,11 +417,14 @@ def redis_calls(url: str) -> int:
 
 class Meter:
     """What a phase cost: CPU seconds of the server workers, the bots, PostgreSQL + Redis and
-    the rest of the machine (other processes, kernel work charged to none), Redis commands."""
+    the rest of the machine (other processes, kernel work charged to none), Redis commands.
+    Without ``redis_url`` (embedded mode) there are no services of the bench's own: PostgreSQL
+    or Redis on the machine count in the rest of it, and there are no Redis commands."""
 
-    def __init__(self, server_pid: int, port: int, redis_url: str) -> None:
+    def __init__(self, server_pid: int, port: int, redis_url: str | None) -> None:
         self.server_pid, self.redis_url = server_pid, redis_url
-        self.procs = process_cpu(server_pid)
+        self.services = SERVICES if redis_url else ()
+        self.procs = process_cpu(server_pid, self.services)
         self.bots = time.process_time()
         self.machine = machine_cpu()
         self.redis = redis_calls(redis_url)
@@ -354,7 +432,7 @@ class Meter:
 
     def figures(self, done: int) -> dict[str, Any]:
         spent = {"server": 0.0, "services": 0.0}
-        for pid, (kind, seconds) in process_cpu(self.server_pid).items():
+        for pid, (kind, seconds) in process_cpu(self.server_pid, self.services).items():
             spent[kind] += seconds - self.procs.get(pid, (kind, 0.0))[1]  # new ones: all of it
         bots = time.process_time() - self.bots
         busy, total = (b - a for a, b in zip(self.machine, machine_cpu(), strict=True))
@@ -369,7 +447,9 @@ class Meter:
             "connections_per_worker": self.connections,
             "server_ms_per_message": round(1000 * spent["server"] * per, 3) if done else None,
             "redis_commands_per_message": (
-                round((redis_calls(self.redis_url) - self.redis) * per, 1) if done else None
+                round((redis_calls(self.redis_url) - self.redis) * per, 1)
+                if done and self.redis_url
+                else None
             ),
         }
 
@@ -996,6 +1076,17 @@ async def load(
     return out
 
 
+async def negotiated(port: int, compression: str | None) -> str:
+    """The extensions the server agreed to on one echo socket offering ``compression``: what
+    the bots' frames really went as (daphne declines permessage-deflate; see ``DAPHNE``)."""
+    async with connect(
+        f"ws://127.0.0.1:{port}/ws/echo/",
+        origin=websockets.Origin(f"http://127.0.0.1:{port}"),
+        compression=compression,
+    ) as ws:
+        return ", ".join(e.name for e in ws.protocol.extensions) or "none"
+
+
 def ratios(out: dict[str, Any]) -> dict[str, Any]:
     """Tables over echo on the same sockets and pace: what the site adds to the bare stack."""
 
@@ -1048,7 +1139,27 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         "--phases", default=",".join(PHASES), help=f"comma list of {', '.join(PHASES)} (all)"
     )
     parser.add_argument("--duration", type=float, default=15.0, help="seconds per phase (15)")
-    parser.add_argument("--workers", type=int, default=2, help="uvicorn worker processes (2)")
+    parser.add_argument(
+        "--mode",
+        choices=["full", "embedded"],
+        default="full",
+        help="full: PostgreSQL and Redis; embedded: what make run serves (full)",
+    )
+    parser.add_argument(
+        "--server",
+        choices=["uvicorn", "daphne"],
+        help="the ASGI server (uvicorn in full mode, daphne in embedded mode, as make run)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="uvicorn worker processes (full mode: 2; one otherwise, the only choice there)",
+    )
+    parser.add_argument(
+        "--debug",
+        choices=["on", "off"],
+        help="DJANGO_DEBUG (embedded: on, as make run; full: off)",
+    )
     parser.add_argument("--quick", action="store_true", help="4 + 2 (+ 8) tables, 3 s phases")
     parser.add_argument("--max", action="store_true", help="the aim: 500 human-pace tables")
     parser.add_argument("--compression", choices=["deflate", "none"], default="deflate")
@@ -1065,6 +1176,23 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     if args.max:
         args.tables = 500
     args.compression = None if args.compression == "none" else args.compression
+    embedded = args.mode == "embedded"
+    args.server = args.server or ("daphne" if embedded else "uvicorn")
+    single = embedded or args.server == "daphne"
+    if args.workers is None:
+        args.workers = 1 if single else 2
+    if args.workers < 1:
+        parser.error("--workers: at least 1")
+    if args.workers > 1 and args.server == "daphne":
+        parser.error("--workers: daphne runs one process; measure several with uvicorn")
+    if args.workers > 1 and embedded:
+        parser.error(
+            "--workers: the embedded mode is one process (its in-memory channel layer and "
+            "broker reach no other)"
+        )
+    args.debug = embedded if args.debug is None else args.debug == "on"
+    if embedded:
+        args.redis = None  # no Redis: Meter counts no services and no commands
     return args
 
 
@@ -1090,28 +1218,30 @@ def raise_open_files() -> None:
 def main(argv: list[str] | None = None) -> None:
     args = arguments(argv)
     result: dict[str, Any] = {"bench": "tables"}
-    reason = unreachable(args.pg, args.redis)
+    reason = unreachable(args.pg, args.redis) if args.mode == "full" else None
     if reason:
         print(json.dumps({**result, "skipped": reason}))
         return
     raise_open_files()
     started = time.perf_counter()
-    with fresh_database(args.pg, DB_NAME) as db_url, fresh_redis(args.redis):
-        env = service_env(db_url, args.redis)
+    with stack(args) as env:
         counts = table_counts(args)
         made = iter(prepare(env, sum(counts)))
         flat, human, alone, stormed = ([next(made) for _ in range(n)] for n in counts)
         result["setup_s"] = round(time.perf_counter() - started, 1)
         args.port = free_port()
-        with server(env, args.port, args.workers) as proc:
+        with server(env, args.port, args.workers, kind=args.server) as proc:
             args.server_pid = proc.pid
             storms = (alone, stormed)
+            compression = asyncio.run(negotiated(args.port, args.compression))
             result.update(asyncio.run(load(args, flat, human, storms=storms, phases=args.phases)))
     result.update(ratios(result))
     result["targets"] = targets(result)
-    result["server"] = SERVER.format(workers=args.workers)
-    result["mode"] = "full: PostgreSQL, channels-redis, DEBUG off"
+    uvicorn = SERVER.format(workers=args.workers)
+    result["server"] = DAPHNE if args.server == "daphne" else uvicorn
+    result["mode"] = MODES[args.mode] + (", DEBUG on" if args.debug else ", DEBUG off")
     result["compression"] = args.compression or "none"
+    result["compression_negotiated"] = compression
     result["python"] = platform.python_version()
     result["cpu_count"] = os.cpu_count()
     result["note"] = NOTE

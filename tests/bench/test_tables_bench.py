@@ -1,6 +1,6 @@
-"""bench/tables.py: the bots' choices, the figures, the echo consumer, and a quick run of the
-connection storm. A whole run needs PostgreSQL and Redis and a few minutes: ``python
-bench/tables.py --quick``, or ``make bench``."""
+"""bench/tables.py: the bots' choices, the figures, the echo consumer, a quick run of the
+connection storm and one of the embedded mode under daphne (``make run``). A whole run needs
+PostgreSQL and Redis and a few minutes: ``python bench/tables.py --quick``, or ``make bench``."""
 
 from __future__ import annotations
 
@@ -79,6 +79,59 @@ def test_quick_is_small_and_max_is_the_aim() -> None:
     assert tables.arguments(["--compression", "none"]).compression is None
 
 
+def test_each_mode_has_its_server_and_one_process_where_it_must() -> None:
+    full = tables.arguments([])
+    assert (full.mode, full.server, full.workers, full.debug) == ("full", "uvicorn", 2, False)
+    assert full.redis is not None
+    embedded = tables.arguments(["--mode", "embedded"])
+    assert (embedded.server, embedded.workers, embedded.debug) == ("daphne", 1, True)
+    assert embedded.redis is None  # no services of its own to meter
+    assert tables.arguments(["--mode", "embedded", "--server", "uvicorn"]).workers == 1
+    assert tables.arguments(["--server", "daphne"]).workers == 1
+    assert not tables.arguments(["--mode", "embedded", "--debug", "off"]).debug
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--server", "daphne", "--workers", "2"], "daphne runs one process"),
+        (["--mode", "embedded", "--server", "uvicorn", "--workers", "2"], "in-memory"),
+        (["--workers", "0"], "at least 1"),
+    ],
+)
+def test_more_than_one_process_is_refused_where_it_cannot_work(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit):
+        tables.arguments(argv)
+    assert says in capsys.readouterr().err
+
+
+def test_the_embedded_environment_is_make_runs_on_a_file_of_its_own(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name, value in [
+        ("DATABASE_URL", "postgres://x/y"),
+        ("REDIS_URL", "redis://x/1"),
+        ("CELERY_BROKER_URL", "redis://x/2"),
+        ("DJANGO_ENV", "production"),
+    ]:
+        monkeypatch.setenv(name, value)
+    env = tables.embedded_env(tmp_path / "b.sqlite3", debug=True)
+    assert not {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "DJANGO_ENV"} & set(env)
+    assert env["SQLITE_PATH"] == str(tmp_path / "b.sqlite3")
+    assert env["DJANGO_DEBUG"] == "true"
+    assert tables.embedded_env(tmp_path / "b.sqlite3", debug=False)["DJANGO_DEBUG"] == "false"
+
+
+def test_daphne_is_started_as_make_run_starts_it() -> None:
+    command = tables.server_command("daphne", 8123, 1, tables.APP)
+    assert command[1:] == ["-m", "daphne", "-b", "127.0.0.1", "-p", "8123", tables.APP]
+    assert "--workers" in tables.server_command("uvicorn", 8123, 2, tables.APP)
+    with pytest.raises(ValueError, match="one process"):
+        tables.server_command("daphne", 8123, 2, tables.APP)
+
+
 def test_phases_choose_the_tables_made() -> None:
     every = tables.arguments([])
     assert every.phases == tables.PHASES and every.storm_tables == 100
@@ -142,6 +195,28 @@ def test_a_quick_storm_run_opens_every_socket_at_once_and_settles() -> None:
     assert live["tables"] == 4 and live["lost"] == 0 and live["closed_by_server"] == {}
     assert live["quiet"]["actions"] > 0 and live["storm"]["actions"] > 0
     assert live["storm"]["seconds"] >= 3.0  # --duration, or longer when settling took longer
+
+
+def test_a_quick_embedded_run_under_daphne_measures_make_runs_one_process() -> None:
+    """Needs no service: SQLite, the in-memory layer and the embedded worker, in one daphne."""
+    phases = "flat_out,echo_flat_out,storm_alone"
+    out = run_bench("tables.py", "--quick", "--mode", "embedded", "--phases", phases)
+    assert set(out) & {*tables.PHASES} == {"flat_out", "echo_flat_out", "storm_alone"}
+    assert out["server"] == tables.DAPHNE and out["mode"].startswith("embedded")
+    assert out["compression"] == "deflate"
+    assert out["compression_negotiated"] == "none"  # daphne declines permessage-deflate
+    flat, echo = out["flat_out"], out["echo_flat_out"]
+    for figures, unit in ((flat, "actions"), (echo, "messages")):
+        assert figures[unit] > 0 and figures["lost"] == 0 and figures["errors"] == {}
+        assert figures["closed_by_server"] == {}
+        cpu = figures["cpu"]
+        assert cpu["connections_per_worker"] == [8]  # one process holds every socket
+        assert cpu["server_ms_per_message"] > 0
+        assert cpu["redis_commands_per_message"] is None and cpu["postgres_redis_s"] == 0
+    storm = out["storm_alone"]
+    assert (storm["sockets"], storm["failed"], storm["closed_by_server"]) == (32, 0, {})
+    assert storm["connections_per_worker"] == [32]
+    assert storm["server_ms_per_connection"] > 0
 
 
 def test_human_pace_gaps_vary_about_the_pace_so_tables_drift_out_of_step() -> None:
