@@ -135,6 +135,12 @@ else:
                 "transaction_mode": "IMMEDIATE",
                 # Seconds a writer waits for the lock before giving up.
                 "timeout": 20,
+                # Write-ahead logging: a commit appends to the log instead of writing and
+                # deleting a rollback journal with several fsyncs, and readers do not wait for
+                # the writer. NORMAL syncs at checkpoints, not at every commit: the database
+                # stays whole through a crash, and a power cut may lose the last moments
+                # (docs/scaling.md: a commit went from milliseconds of disk waits to none).
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
             },
         }
     }
