@@ -11,15 +11,16 @@ docs/scaling.md use them: everything else goes through the ORM as usual.
 On PostgreSQL writes go with server-side parameters: Django's default client-side binding
 spells every parameter into the SQL text, which for a snapshot of some kilobytes of JSON means
 escaping it on the server's thread and parsing it again in PostgreSQL. Errors are Django's
-(``IntegrityError`` for a repeated ``client_id``), and every statement is logged where Django
-logs queries (``connection.queries``, the tests that count them).
+(``IntegrityError`` for a repeated ``client_id``), and every statement passes through Django's
+``execute_wrappers`` and is logged where Django logs queries (``connection.queries``, the tests
+that count them).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
 from django.db import connection
@@ -91,13 +92,20 @@ def execute(sql: str, params: list[Any], *, returning: bool = False) -> Any:
     connection.ensure_connection()
     start = time.monotonic()
     with connection.wrap_database_errors, Cursor(connection.connection) as cursor:
-        cursor.execute(sql, params)
+        run: Any = _plain_execute
+        for wrapper in reversed(connection.execute_wrappers):  # as Django's cursor applies them
+            run = partial(wrapper, run)
+        run(sql, params, False, {"connection": connection, "cursor": cursor})
         row = cursor.fetchone() if returning else None
         changed = cursor.rowcount
     if connection.queries_logged:
         took = time.monotonic() - start
         connection.queries_log.append({"sql": sql, "time": f"{took:.3f}"})
     return changed if row is None else row[0]
+
+
+def _plain_execute(sql: str, params: Any, many: bool, context: dict[str, Any]) -> Any:
+    return context["cursor"].execute(sql, params)
 
 
 @cache

@@ -37,7 +37,7 @@ from games.chat_rooms import table_room_keys, table_rooms_read
 from games.engine.errors import BAD_REQUEST, NOT_SEATED
 from games.errors import TableError
 from games.models import Seat, Table
-from games.push import Encoded, encode_frame, state_frame, table_group
+from games.push import CONNECTION_WORK, Encoded, encode_frame, state_frame, table_group
 from games.refusals import NO_ACTIONS, SeatActions, seat_actions
 from games.selectors import log_since, table_get, table_read, table_seats, view_for
 
@@ -52,6 +52,12 @@ def _db(func: Any) -> Any:
     Each call here is a whole service call with its own transaction, so any thread will do.
     """
     return database_sync_to_async(func, thread_sensitive=False)
+
+
+def _db_socket(func: Any) -> Any:
+    """``func`` (a socket's opening or closing) on the threads kept for that
+    (``push.CONNECTION_WORK``), so a storm of openings never delays a table's actions."""
+    return database_sync_to_async(func, thread_sensitive=False, executor=CONNECTION_WORK)
 
 
 def _is_seated(table_id: int, user: Any) -> bool:
@@ -148,7 +154,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
             # the read, so no change falls between the two).
             self.group = table_group(self.table_id)
             await self.channel_layer.group_add(self.group, self.channel_name)
-            self.seated, frame, read_at = await _db(_open)(self.table_id, self.user)
+            self.seated, frame, read_at = await _db_socket(_open)(self.table_id, self.user)
         except TableError:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -199,7 +205,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         """No longer counted on the seat (the socket closes, or its user gave the seat up)."""
         if self.seated:
             self.seated = False
-            await _db(services.seat_connected)(
+            await _db_socket(services.seat_connected)(
                 table_id=self.table_id, user_id=self.user.pk, delta=-1
             )
 
@@ -208,7 +214,7 @@ class TableConsumer(ChatSocket, RateLimitedConsumer):
         counted afresh, and from now on their view or the public one, starting with a frame
         read now."""
         await self._leave()
-        self.seated, frame, read_at = await _db(_open)(self.table_id, self.user)
+        self.seated, frame, read_at = await _db_socket(_open)(self.table_id, self.user)
         await self._send_state(frame, asked=asked, read_at=read_at)
         await self._chat_rooms(frame["status"])
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from django.db import close_old_connections, transaction
@@ -64,6 +65,12 @@ LOBBY_GROUP = "lobby"
 #: How long a socket's opening or closing waits for others on its table before one push tells
 #: them all: short next to a reconnect, long enough to gather a table's players opening at once.
 PRESENCE_DELAY = 0.15
+
+#: Sockets opening and closing (a seat counted, a first frame read) and the presence pushes they
+#: cause run on threads of their own: a round opening hundreds of sockets at once queues there,
+#: not ahead of the actions of the tables already playing, whose database calls use the
+#: server's default pool (docs/scaling.md, "The connection storm").
+CONNECTION_WORK = ThreadPoolExecutor(max_workers=2, thread_name_prefix="sockets")
 
 #: An encoded frame: its JSON text without the moves (what two frames of one version are
 #: compared by) and its whole JSON text (what the socket sends).
@@ -223,7 +230,7 @@ def _presence_later(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
 
 def _presence_now(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
     _presence_due.discard(table_id)  # before the read: a change after it is pushed again
-    loop.run_in_executor(None, _push_presence_read, table_id)
+    loop.run_in_executor(CONNECTION_WORK, _push_presence_read, table_id)
 
 
 def _push_presence_read(table_id: int) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Model
 from rest_framework.authtoken.models import Token
 
@@ -87,3 +87,20 @@ def test_the_tokens_user_is_the_orms() -> None:
     ann.save()
     assert token_user.func(key) is None
     assert load(type(ann), []) == []
+
+
+def test_the_statements_pass_through_djangos_execute_wrappers() -> None:
+    """Instrumentation hooked on Django's cursor (``connection.execute_wrapper``: the load
+    bench's statement counter, tracing) sees every statement an action makes."""
+    users = players("ann", "bob")
+    table = started_table(users)
+    seen: list[str] = []
+
+    def note(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        seen.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note):
+        act(table, users[0], {"type": "draw", "source": "stock"})
+    assert any("INSERT INTO" in sql and TableEvent._meta.db_table in sql for sql in seen)
+    assert any("FOR UPDATE" in sql or "games_table" in sql for sql in seen)

@@ -41,6 +41,7 @@ def _same_thread() -> Iterator[None]:
 
     with (
         mock.patch("games.consumers._db", here),
+        mock.patch("games.consumers._db_socket", here),
         mock.patch("tournaments.consumers._db", here),
         mock.patch("lobby.consumers._db", here),
         mock.patch("channels.db.close_old_connections", lambda: None),
