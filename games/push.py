@@ -236,7 +236,11 @@ def _presence_now(loop: asyncio.AbstractEventLoop, table_id: int) -> None:
 def _push_presence_read(table_id: int) -> None:
     close_old_connections()
     try:
-        push_table_id(table_id)
+        table = table_row(table_id)
+        # A waiting table's frames and lobby entry show no ``connected`` flag (no view yet):
+        # its sockets opening and closing change nothing anyone sees.
+        if table is not None and table.status != Table.Status.WAITING:
+            push_table(table)
     except Exception:
         # Only a connection flag is lost: the next change or a ``sync`` brings it.
         logger.exception("presence push of table %s failed", table_id)

@@ -356,8 +356,13 @@ async def test_sockets_opening_together_are_told_to_the_table_in_one_push(
     """Under a server, sockets opening on a table within ``PRESENCE_DELAY`` of each other (Bob's
     and a second of Ann's) cost the table one push, which tells the others of all of them."""
     pushes: list[int] = []
-    real = games_push.push_table_id
-    monkeypatch.setattr(games_push, "push_table_id", lambda t: (pushes.append(t), real(t)))
+    real = games_push.push_table
+
+    def counted(table: Table, *args: Any) -> None:
+        pushes.append(table.pk)
+        real(table, *args)
+
+    monkeypatch.setattr(games_push, "push_table", counted)
     async with AsyncExitStack() as stack:
         a = await stack.enter_async_context(opened(url(table), headers(ann)))
         await a.next()
