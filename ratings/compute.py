@@ -11,7 +11,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
-from ratings.elo import PROVISIONAL_GAMES, START, k_factor, rate_table, rated_places
+from ratings.elo import START, rated_places
+from ratings.glicko import (
+    START_DEVIATION,
+    Skill,
+    before_game,
+    effective_k,
+    provisional,
+    rate_table,
+)
 
 Key = tuple[int, int]  # (pool id, user id)
 
@@ -51,10 +59,23 @@ class Standing:
     games: int = 0
     peak: float = START
     last_played_at: datetime | None = None
+    deviation: float = START_DEVIATION
+
+    @property
+    def provisional(self) -> bool:
+        return provisional(self.deviation)
 
     @property
     def established(self) -> bool:
-        return self.games >= PROVISIONAL_GAMES
+        return not self.provisional
+
+    def brought_to(self, at: datetime) -> Skill:
+        """The rating and deviation this player brings to a game that finished ``at``: the
+        deviation grown by one game's drift and by the days since their last game."""
+        days = 0.0
+        if self.last_played_at is not None:
+            days = (at - self.last_played_at).total_seconds() / 86400.0
+        return Skill(self.rating, before_game(self.deviation, days))
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +86,8 @@ class Change:
     user: int
     before: Standing | None  # None: their first game in the pool
     after: Standing
-    k: float
+    k: float  # the K of Elo's formula this change amounts to (glicko.effective_k)
+    deviation_before: float  # the deviation brought to the game (grown by drift and time away)
     place: int
     table_size: int
 
@@ -79,13 +101,16 @@ def rate_game(game: Game, standings: Mapping[Key, Standing]) -> list[Change]:
     for pool in game.pools:
         olds = [standings.get((pool, p.user)) for p in game.players]
         now = [old or Standing() for old in olds]
-        ks = [k_factor(s.games, s.peak) for s in now]
-        news = rate_table([s.rating for s in now], places, ks)
-        for player, old, cur, k, new, place in zip(
-            game.players, olds, now, ks, news, places, strict=True
+        brought = [s.brought_to(game.finished_at) for s in now]
+        news = rate_table(brought, places)
+        n = len(game.players)
+        for player, old, cur, bring, new, place in zip(
+            game.players, olds, now, brought, news, places, strict=True
         ):
-            after = Standing(new, cur.games + 1, max(cur.peak, new), game.finished_at)
-            changes.append(Change(pool, player.user, old, after, k, place, len(game.players)))
+            peak = max(cur.peak, new.rating)
+            after = Standing(new.rating, cur.games + 1, peak, game.finished_at, new.deviation)
+            k = effective_k(new.deviation, n)
+            changes.append(Change(pool, player.user, old, after, k, place, n, bring.deviation))
     return changes
 
 
