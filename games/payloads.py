@@ -122,7 +122,8 @@ class RatingChangeOutput(TypedDict):
     before: int
     after: int
     change: int
-    provisional: Annotated[bool, Doc("Still provisional after this game")]
+    provisional: Annotated[bool, Doc("Still provisional after this game (its deviation)")]
+    deviation: Annotated[int, Doc("The rating's deviation after this game, whole points")]
 
 
 class RematchStatus(StrEnum):

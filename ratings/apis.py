@@ -25,6 +25,7 @@ from config.payloads import serializer_for
 from games.selectors import utc_text
 from ratings import payloads
 from ratings.elo import START
+from ratings.glicko import START_DEVIATION
 from ratings.selectors import (
     PERIODS,
     Board,
@@ -158,6 +159,7 @@ class LeaderboardApi(RatingsApi):
                 "rating": r.rating,
                 "games": r.games,
                 "provisional": r.provisional,
+                "deviation": r.deviation,
             }
             for r in rows
         ]
@@ -201,6 +203,7 @@ def player_answer(user: User, choice: PoolChoice, limit: int) -> payloads.Player
             "at": utc_text(h["at"]),
             "before": h["before"],
             "after": h["after"],
+            "deviation": h["deviation_after"],
             "place": h["place"],
             "table_size": h["table_size"],
         }
@@ -214,6 +217,7 @@ def player_answer(user: User, choice: PoolChoice, limit: int) -> payloads.Player
             "games": r.games,
             "provisional": r.provisional,
             "peak": r.peak,
+            "deviation": r.deviation,
         }
         for c, r in player_ratings(user)
     ]
@@ -223,6 +227,7 @@ def player_answer(user: User, choice: PoolChoice, limit: int) -> payloads.Player
         "rating": rating.rating if rating else START,
         "games": rating.games if rating else 0,
         "provisional": rating.provisional if rating else True,
+        "deviation": rating.deviation if rating else START_DEVIATION,
         "rank": rank,
         "history": history,
         "pools": pools,

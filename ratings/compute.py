@@ -87,9 +87,9 @@ class Change:
     before: Standing | None  # None: their first game in the pool
     after: Standing
     k: float  # the K of Elo's formula this change amounts to (glicko.effective_k)
-    deviation_before: float  # the deviation brought to the game (grown by drift and time away)
     place: int
     table_size: int
+    deviation_before: float  # the deviation brought to the game (grown by drift and time away)
 
 
 def rate_game(game: Game, standings: Mapping[Key, Standing]) -> list[Change]:

@@ -17,11 +17,11 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from asgiref.sync import sync_to_async
 from django.db.models import Count, Q
 
-from ratings.elo import PROVISIONAL_GAMES
+from ratings.glicko import provisional
 from ratings.models import RatingChange
 from ratings.selectors import Board, board_ratings
 
-HEADER = ("rank", "username", "rating", "games", "provisional")
+HEADER = ("rank", "username", "rating", "games", "provisional", "deviation")
 CHUNK = 2000
 # A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
 FORMULA_START = ("=", "+", "-", "@")
@@ -48,25 +48,26 @@ class BoardReader:
         self.done = len(rows) < self.chunk
         if not rows:
             return ""
-        games = self._period_games([user_id for _, _, user_id, _ in rows])
+        games = self._period_games([user_id for _, _, user_id, _, _ in rows])
         lines = []
-        for rating, name, user_id, total in rows:
+        for rating, name, user_id, total, deviation in rows:
             self.position += 1
             if self.after is None or rating != self.after[0]:
                 self.rank = self.position
             self.after = (rating, user_id)
-            provisional = "true" if total < PROVISIONAL_GAMES else "false"
+            guess = "true" if provisional(deviation) else "false"
             n = games.get(user_id, total)
-            lines.append((self.rank, _cell(name), f"{rating:.1f}", n, provisional))
+            lines.append((self.rank, _cell(name), f"{rating:.1f}", n, guess, f"{deviation:.1f}"))
         return _csv_text(lines)
 
-    def _rows(self) -> list[tuple[float, str, int, int]]:
+    def _rows(self) -> list[tuple[float, str, int, int, float]]:
         rows = board_ratings(self.board)
         if self.after is not None:
             rating, user_id = self.after
             # ``rating <= r`` is a range on the index; the rest only sorts out equal ratings.
             rows = rows.filter(Q(rating__lt=rating) | Q(user_id__gt=user_id), rating__lte=rating)
-        found = rows.values_list("rating", "user__username", "user_id", "games")[: self.chunk]
+        found = rows.values_list("rating", "user__username", "user_id", "games", "deviation")
+        found = found[: self.chunk]
         return list(found)
 
     def _period_games(self, users: list[int]) -> dict[int, int]:

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import math
 
-from django.db.models import Count
-
 from games.models import Table
 from games.payloads import RatingChangeOutput
-from ratings.elo import PROVISIONAL_GAMES
-from ratings.models import Pool, RatedGame, Rating, RatingChange
+from ratings.glicko import provisional
+from ratings.models import Pool, RatedGame, RatingChange
 
 
 def whole(rating: float) -> int:
@@ -38,30 +36,13 @@ def table_rating_changes(table: Table) -> dict[str, RatingChangeOutput] | None:
     )
     if not rows:
         return {}
-    games = _games_after(rated, rows[0].pool_id, [r.user_id for r in rows])
     return {
         r.user.username: {
             "before": whole(r.before),
             "after": whole(r.after),
             "change": whole(r.after) - whole(r.before),
-            "provisional": games.get(r.user_id, 0) < PROVISIONAL_GAMES,
+            "provisional": provisional(r.deviation_after),
+            "deviation": whole(r.deviation_after),
         }
         for r in rows
     }
-
-
-def _games_after(rated: RatedGame, pool_id: int, users: list[int]) -> dict[int, int]:
-    """How many rated games each player had in the pool right after ``rated``: their count now
-    (the player page's) less the games they played since."""
-    now = dict(
-        Rating.objects.filter(pool_id=pool_id, user_id__in=users).values_list("user_id", "games")
-    )
-    since = (
-        RatingChange.objects.filter(pool_id=pool_id, user_id__in=users, game_id__gt=rated.pk)
-        .values("user_id")
-        .annotate(n=Count("id"))
-        .values_list("user_id", "n")
-    )
-    for user, later in since:
-        now[user] = now.get(user, 0) - later
-    return now

@@ -12,7 +12,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from ratings.elo import PROVISIONAL_GAMES, START
+from ratings.elo import START
+from ratings.glicko import START_DEVIATION, provisional
 
 
 class Pool(models.Model):
@@ -83,8 +84,12 @@ class Rating(models.Model):
     )
     rating = models.FloatField(default=START)
     games = models.PositiveIntegerField(default=0)
-    peak = models.FloatField(default=START, help_text="The highest rating reached; sets K.")
+    peak = models.FloatField(default=START, help_text="The highest rating reached.")
     last_played_at = models.DateTimeField(null=True, blank=True)
+    deviation = models.FloatField(
+        default=START_DEVIATION,
+        help_text="How far off the rating may be, as of the player's last game in the pool.",
+    )
 
     class Meta:
         ordering = ["pool", "-rating", "user"]
@@ -103,7 +108,7 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return self.games < PROVISIONAL_GAMES
+        return provisional(self.deviation)
 
 
 class RatedGame(models.Model):
@@ -140,7 +145,12 @@ class RatingChange(models.Model):
     )
     before = models.FloatField()
     after = models.FloatField()
-    k = models.FloatField()
+    deviation_before = models.FloatField(
+        default=START_DEVIATION,
+        help_text="The deviation brought to the game: grown by the drift and the time away.",
+    )
+    deviation_after = models.FloatField(default=START_DEVIATION)
+    k = models.FloatField(help_text="The K of Elo's formula that the change amounts to.")
     place = models.PositiveSmallIntegerField(help_text="The place rated: absent players last.")
     table_size = models.PositiveSmallIntegerField()
     at = models.DateTimeField(help_text="When the game finished.")
@@ -159,7 +169,8 @@ class RatingChange(models.Model):
 
 class RatingBucket(models.Model):
     """How many players of a pool have a rating in ``[bucket, bucket + 1)``: all of them, and
-    those no longer provisional. Kept in the same transaction as the ratings themselves."""
+    those no longer provisional (by their deviation as of their last game). Kept in the same
+    transaction as the ratings themselves."""
 
     pool = models.ForeignKey(Pool, on_delete=models.CASCADE, related_name="buckets")
     bucket = models.IntegerField()

@@ -15,6 +15,9 @@ class RowOutput(TypedDict):
     rating: float
     games: int
     provisional: bool
+    deviation: Annotated[
+        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+    ]
 
 
 class BoardOutput(TypedDict):
@@ -30,6 +33,7 @@ class HistoryOutput(TypedDict):
     at: str
     before: float
     after: float
+    deviation: Annotated[float, Doc("The deviation after this game")]
     place: int
     table_size: int
 
@@ -41,6 +45,9 @@ class PoolRatingOutput(TypedDict):
     games: int
     provisional: bool
     peak: float
+    deviation: Annotated[
+        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+    ]
 
 
 class PlayerOutput(TypedDict):
@@ -49,6 +56,9 @@ class PlayerOutput(TypedDict):
     rating: float
     games: int
     provisional: bool
+    deviation: Annotated[
+        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+    ]
     rank: int | None
     history: list[HistoryOutput]
     pools: list[PoolRatingOutput]

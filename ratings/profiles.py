@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from accounts.models import User
 from ratings.charts import line_chart
-from ratings.elo import PROVISIONAL_GAMES
+from ratings.glicko import PROVISIONAL_DEVIATION
 from ratings.selectors import (
     Board,
     PoolChoice,
@@ -47,7 +47,7 @@ def player_context(user: User, choice: PoolChoice) -> dict[str, Any]:
         "stats": stats_rows(user, choice),
         "recent": recent_rows(user),
         "history_points": HISTORY_POINTS,
-        "provisional_games": PROVISIONAL_GAMES,
+        "provisional_deviation": PROVISIONAL_DEVIATION,
     }
 
 

@@ -103,6 +103,7 @@ def _replay(ledger: Pool, only: Pool | None) -> Summary:
                     game.finished_at,
                     tuple(p for p in game.pools if p in scope),
                     game.players,
+                    game.played,
                 )
             changes = rate_game(game, standings)
             summary.counted += game.counted
@@ -183,12 +184,14 @@ CHANGE_FIELDS = (
     "user_id",
     "before",
     "after",
+    "deviation_before",
+    "deviation_after",
     "k",
     "place",
     "table_size",
     "at",
 )
-RATING_FIELDS = ("pool_id", "user_id", "rating", "games", "peak", "last_played_at")
+RATING_FIELDS = ("pool_id", "user_id", "rating", "games", "peak", "last_played_at", "deviation")
 BUCKET_FIELDS = ("pool_id", "bucket", "players", "established")
 
 
@@ -248,6 +251,8 @@ class _Writer:
                 c.user,
                 START if c.before is None else c.before.rating,
                 c.after.rating,
+                c.deviation_before,
+                c.after.deviation,
                 c.k,
                 c.place,
                 c.table_size,
@@ -283,12 +288,13 @@ class _Writer:
             Rating,
             RATING_FIELDS,
             [
-                (pool, user, s.rating, s.games, s.peak, s.last_played_at)
+                (pool, user, s.rating, s.games, s.peak, s.last_played_at, s.deviation)
                 for (pool, user), s in standings.items()
             ],
         )
         counts: dict[tuple[int, int], list[int]] = bucket_deltas(
-            Change(pool, user, None, s, 0.0, 0, 0) for (pool, user), s in standings.items()
+            Change(pool, user, None, s, 0.0, 0, 0, s.deviation)
+            for (pool, user), s in standings.items()
         )
         insert(RatingBucket, BUCKET_FIELDS, [(p, b, n, e) for (p, b), (n, e) in counts.items()])
 

@@ -1,8 +1,9 @@
 """Reading ratings: leaderboards, ranks and players' records.
 
 A leaderboard is a pool's ratings, best first, optionally only players who played in a period
-(``month``: since the first of this month, UTC) and only those with at least a number of rated
-games in the pool (provisional players are those with fewer than ``PROVISIONAL_GAMES``). A rank
+(``month``: since the first of this month, UTC), only those with at least a number of rated games
+in the pool, and without the provisional players (a deviation above ``PROVISIONAL_DEVIATION`` as
+of their last game) unless asked. A rank
 is one more than the number of players on the same board rated strictly higher, so equal ratings
 share a rank.
 
@@ -24,7 +25,8 @@ from accounts.models import Club, User
 from config.errors import ServiceError
 from games.models import RuleSet, Seat, Table
 from ratings.compute import bucket
-from ratings.elo import PROVISIONAL_GAMES, START
+from ratings.elo import START
+from ratings.glicko import PROVISIONAL_DEVIATION, START_DEVIATION, provisional
 from ratings.models import Pool, Rating, RatingBucket, RatingChange
 
 PERIODS = ("all", "month")
@@ -55,7 +57,12 @@ class Board:
     @property
     def threshold(self) -> int:
         """The fewest games a listed player has."""
-        return max(self.min_games, 1 if self.provisional else PROVISIONAL_GAMES)
+        return max(self.min_games, 1)
+
+    @property
+    def column(self) -> str:
+        """The buckets' count this board's players are in."""
+        return "players" if self.provisional else "established"
 
     @property
     def since(self) -> datetime | None:
@@ -67,7 +74,7 @@ class Board:
     @property
     def bucketed(self) -> bool:
         """Whether the buckets answer this board's ranks and count."""
-        return self.period == "all" and self.threshold in (1, PROVISIONAL_GAMES)
+        return self.period == "all" and self.threshold == 1
 
 
 @dataclass(frozen=True)
@@ -78,6 +85,7 @@ class Row:
     games: int
     provisional: bool
     user_id: int
+    deviation: float = START_DEVIATION
 
 
 def pool_choice(ruleset: str | None = None, club: str | None = None) -> PoolChoice:
@@ -131,6 +139,8 @@ def board_ratings(board: Board) -> QuerySet[Rating]:
     if board.choice.pool is None:
         return Rating.objects.none()
     rows = Rating.objects.filter(pool=board.choice.pool, games__gte=board.threshold)
+    if not board.provisional:
+        rows = rows.filter(deviation__lte=PROVISIONAL_DEVIATION)
     if board.since is not None:
         rows = rows.filter(last_played_at__gte=board.since)
     return rows.order_by("-rating", "user_id")
@@ -140,8 +150,9 @@ def board_count(board: Board) -> int:
     if board.choice.pool is None:
         return 0
     if board.bucketed:
-        column = "players" if board.threshold == 1 else "established"
-        total = RatingBucket.objects.filter(pool=board.choice.pool).aggregate(n=Sum(column))["n"]
+        total = RatingBucket.objects.filter(pool=board.choice.pool).aggregate(n=Sum(board.column))[
+            "n"
+        ]
         return int(total or 0)
     return board_ratings(board).count()
 
@@ -152,7 +163,7 @@ def board_rank(board: Board, rating: float) -> int:
         return 1
     if not board.bucketed:
         return board_ratings(board).filter(rating__gt=rating).count() + 1
-    column = "players" if board.threshold == 1 else "established"
+    column = board.column
     point = bucket(rating)
     above = RatingBucket.objects.filter(pool=board.choice.pool, bucket__gt=point).aggregate(
         n=Sum(column)
@@ -165,9 +176,9 @@ def board_page(board: Board, offset: int, limit: int) -> list[Row]:
     """``limit`` rows from ``offset`` (0-based) with their ranks."""
     rows_from, skip = _seek(board, offset)
     found = list(
-        rows_from.select_related("user").only("rating", "games", "user_id", "user__username")[
-            skip : skip + limit
-        ]
+        rows_from.select_related("user").only(
+            "rating", "deviation", "games", "user_id", "user__username"
+        )[skip : skip + limit]
     )
     games = _period_games(board, [r.user_id for r in found])
     rows: list[Row] = []
@@ -179,7 +190,7 @@ def board_page(board: Board, offset: int, limit: int) -> list[Row]:
         else:
             rank = offset + i + 1
         n = games.get(r.user_id, r.games)
-        rows.append(Row(rank, r.user.username, r.rating, n, r.provisional, r.user_id))
+        rows.append(Row(rank, r.user.username, r.rating, n, r.provisional, r.user_id, r.deviation))
     return rows
 
 
@@ -195,7 +206,7 @@ def _seek(board: Board, offset: int) -> tuple[QuerySet[Rating], int]:
     rows = board_ratings(board)
     if offset < SEEK_FROM or not board.bucketed or board.choice.pool is None:
         return rows, offset
-    column = "players" if board.threshold == 1 else "established"
+    column = board.column
     buckets = (
         RatingBucket.objects.filter(pool=board.choice.pool, **{f"{column}__gt": 0})
         .order_by("-bucket")
@@ -232,7 +243,9 @@ def board_position(board: Board, username: str) -> tuple[int, Row] | None:
         board_ratings(board).filter(rating=rating.rating, user_id__lt=rating.user_id).count()
     )
     games = _period_games(board, [rating.user_id]).get(rating.user_id, rating.games)
-    row = Row(rank, username, rating.rating, games, rating.provisional, rating.user_id)
+    row = Row(
+        rank, username, rating.rating, games, rating.provisional, rating.user_id, rating.deviation
+    )
     return rank - 1 + tied_before, row
 
 
@@ -273,7 +286,9 @@ def rating_history(choice: PoolChoice, user: User, limit: int) -> list[dict[str,
     if choice.pool is None:
         return []
     changes = choice.pool.changes.filter(user=user).order_by("-game_id")[:limit]
-    rows = changes.values("table_id", "at", "before", "after", "place", "table_size", "k")
+    rows = changes.values(
+        "table_id", "at", "before", "after", "deviation_after", "place", "table_size", "k"
+    )
     return [dict(row) for row in reversed(list(rows))]
 
 
@@ -357,6 +372,10 @@ def seat_ratings(usernames: list[str]) -> dict[str, dict[str, object]]:
     for name in usernames:
         row = found.get(name)
         rating = row.rating if row else START
-        games = row.games if row else 0
-        out[name] = {"rating": round(rating), "provisional": games < PROVISIONAL_GAMES}
+        deviation = row.deviation if row else START_DEVIATION
+        out[name] = {
+            "rating": round(rating),
+            "deviation": round(deviation),
+            "provisional": provisional(deviation),
+        }
     return out

@@ -130,10 +130,10 @@ def current_standings(keys: Iterable[Key]) -> dict[Key, Standing]:
     wanted = set(keys)
     rows = Rating.objects.filter(
         pool_id__in={pool for pool, _ in wanted}, user_id__in={user for _, user in wanted}
-    ).values_list("pool_id", "user_id", "rating", "games", "peak", "last_played_at")
+    ).values_list("pool_id", "user_id", "rating", "games", "peak", "last_played_at", "deviation")
     return {
-        (pool, user): Standing(rating, games, peak, last)
-        for pool, user, rating, games, peak, last in rows
+        (pool, user): Standing(rating, games, peak, last, deviation)
+        for pool, user, rating, games, peak, last, deviation in rows
         if (pool, user) in wanted
     }
 
@@ -145,7 +145,7 @@ def write_changes(rated: RatedGame, changes: Sequence[Change]) -> None:
         [rating_row(c.pool, c.user, c.after) for c in changes],
         update_conflicts=True,
         unique_fields=["pool", "user"],
-        update_fields=["rating", "games", "peak", "last_played_at"],
+        update_fields=["rating", "games", "peak", "last_played_at", "deviation"],
     )
     add_to_buckets(bucket_deltas(changes))
 
@@ -159,6 +159,8 @@ def change_row(game_id: int, table_id: int, c: Change) -> RatingChange:
         user_id=c.user,
         before=_start(c),
         after=c.after.rating,
+        deviation_before=c.deviation_before,
+        deviation_after=c.after.deviation,
         k=c.k,
         place=c.place,
         table_size=c.table_size,
@@ -178,6 +180,7 @@ def rating_row(pool: int, user: int, s: Standing) -> Rating:
         games=s.games,
         peak=s.peak,
         last_played_at=s.last_played_at,
+        deviation=s.deviation,
     )
 
 

@@ -20,8 +20,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from ratings.apis import board_from_params, whole_param
-from ratings.elo import PROVISIONAL_GAMES
 from ratings.exports import csv_rows, csv_rows_async
+from ratings.glicko import PROVISIONAL_DEVIATION
 from ratings.profiles import player_context
 from ratings.selectors import (
     PERIODS,
@@ -99,7 +99,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
         "page_links": page_links(board, page, pages),
         "search": search,
         "board_query": board_query(board),
-        "provisional_games": PROVISIONAL_GAMES,
+        "provisional_deviation": PROVISIONAL_DEVIATION,
         "csv_url": reverse("ratings:leaderboard-csv") + "?" + board_query(board),
     }
     return render(request, "ratings/leaderboard.html", context)
@@ -148,14 +148,16 @@ def not_on_board(board: Board, query: str) -> str:
         return f"{user.username} has no rated game in this pool ({board.choice.label})."
     if rating.provisional and not board.provisional:
         return (
-            f"{user.username} is provisional in this pool ({rating.games} of "
-            f"{PROVISIONAL_GAMES} games): tick “Show provisional players” to see them."
+            f"{user.username} is provisional in this pool (rating {rating.rating:.0f}, deviation "
+            f"{rating.deviation:.0f}, above {PROVISIONAL_DEVIATION:.0f}): tick “Show provisional "
+            "players” to see them."
         )
     return f"{user.username} is not on this board with these filters (period, minimum games)."
 
 
 def leaderboard_csv(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
-    """The whole filtered board as CSV (rank, username, rating, games, provisional), streamed."""
+    """The whole filtered board as CSV (rank, username, rating, games, provisional, deviation),
+    streamed."""
     try:
         board = page_board(request.GET)
     except BoardError as exc:

@@ -27,7 +27,13 @@ MAY_IMPORT = {
 }
 
 #: Pure libraries: nothing of Django, and nothing of the apps around them.
-PURE = ("games.engine", "ratings.elo", "ratings.compute", "tournaments.formats")
+PURE = (
+    "games.engine",
+    "ratings.elo",
+    "ratings.glicko",
+    "ratings.compute",
+    "tournaments.formats",
+)
 
 
 def _is_pure(module: str) -> bool:

@@ -12,7 +12,11 @@ from accounts.models import Club, User
 from games import finalization
 from games.models import GameResult, RuleSet, Seat, Table
 from ratings.compute import bucket
+from ratings.glicko import Skill, provisional, rate_table
 from ratings.models import Rating, RatingBucket
+
+#: Two newcomers' ratings after one game between them: the winner's and the loser's.
+WIN, LOSE = (s.rating for s in rate_table([Skill(), Skill()], [1, 2]))
 
 T0 = datetime(2026, 11, 2, 12, 0, tzinfo=UTC)
 
@@ -82,10 +86,12 @@ def ratings_of(pool_id: int) -> dict[str, float]:
 def assert_buckets_match(pool_id: int) -> None:
     """The pool's bucket counts are exactly a recount of its ratings."""
     counts: dict[int, list[int]] = {}
-    for rating, games in Rating.objects.filter(pool_id=pool_id).values_list("rating", "games"):
+    for rating, deviation in Rating.objects.filter(pool_id=pool_id).values_list(
+        "rating", "deviation"
+    ):
         c = counts.setdefault(bucket(rating), [0, 0])
         c[0] += 1
-        c[1] += games >= 20
+        c[1] += not provisional(deviation)
     stored = {
         b: [n, e]
         for b, n, e in RatingBucket.objects.filter(pool_id=pool_id).values_list(

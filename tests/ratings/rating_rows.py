@@ -12,7 +12,8 @@ from accounts.models import Club, User
 from games import finalization
 from games.models import RuleSet, Table
 from ratings.compute import bucket
-from ratings.elo import PROVISIONAL_GAMES, START
+from ratings.elo import START
+from ratings.glicko import provisional
 from ratings.models import Pool, RatedGame, Rating
 from ratings.services import add_to_buckets, pool_for
 from tests.games.tables import contested_seed, play_greedy, started_table
@@ -28,21 +29,44 @@ def pool_of(key: str = "global") -> Pool:
     return pool_for("global")
 
 
+#: The deviations ``put_ratings`` gives when none is named: a player with a handful of games is
+#: still provisional, one with twenty or more is settled (as the system leaves typical players).
+NEWCOMER_DEVIATION = 250.0
+SETTLED_DEVIATION = 100.0
+SETTLED_GAMES = 20
+
+
+def typical_deviation(games: int) -> float:
+    return SETTLED_DEVIATION if games >= SETTLED_GAMES else NEWCOMER_DEVIATION
+
+
 def put_ratings(
-    pool: Pool, rows: Iterable[tuple[User, float, int]], *, at: datetime | None = None
+    pool: Pool,
+    rows: Iterable[tuple[User, float, int] | tuple[User, float, int, float]],
+    *,
+    at: datetime | None = None,
 ) -> None:
-    """``(user, rating, games)`` rows in ``pool``, last played ``at`` (default now)."""
+    """``(user, rating, games)`` or ``(user, rating, games, deviation)`` rows in ``pool``, last
+    played ``at`` (default now); without a deviation, ``typical_deviation(games)``."""
     when = at or timezone.now()
-    rows = list(rows)
+    full = [(*row, typical_deviation(row[2]))[:4] for row in rows]
     Rating.objects.bulk_create(
-        Rating(pool=pool, user=u, rating=r, games=g, peak=max(r, START), last_played_at=when)
-        for u, r, g in rows
+        Rating(
+            pool=pool,
+            user=u,
+            rating=r,
+            games=g,
+            peak=max(r, START),
+            last_played_at=when,
+            deviation=d,
+        )
+        for u, r, g, d in full
     )
     deltas: dict[tuple[int, int], list[int]] = {}
-    for _, rating, games in rows:
+    for _, rating, _, deviation in full:
         counts = deltas.setdefault((pool.pk, bucket(rating)), [0, 0])
         counts[0] += 1
-        counts[1] += games >= PROVISIONAL_GAMES
+        counts[1] += not provisional(deviation)
     add_to_buckets(deltas)
 
 

@@ -17,7 +17,8 @@ from ratings.models import Pool, Rating
 from ratings.selectors import Board, board_page, board_position, board_rank, pool_choice
 from ratings.services import add_to_buckets
 from tests.accounts.factories import UserFactory
-from tests.ratings.games import T0, finished_game, rate
+from tests.ratings.games import LOSE, T0, WIN, finished_game, rate
+from tests.ratings.rating_rows import SETTLED_DEVIATION, typical_deviation
 
 pytestmark = pytest.mark.django_db
 
@@ -57,7 +58,7 @@ def test_limit_offset_and_the_ruleset_pool(api: Client) -> None:
     assert page["count"] == 4
     board = api.get("/api/leaderboard/?ruleset=no-jokers").json()
     assert [(r["username"], r["games"]) for r in board["results"]] == [("bob", 1), ("dan", 1)]
-    assert board["results"][0]["rating"] == 1530.0 and board["pool"] == "ruleset:no-jokers"
+    assert board["results"][0]["rating"] == WIN and board["pool"] == "ruleset:no-jokers"
 
 
 def test_a_pool_nobody_played_in_is_empty(api: Client) -> None:
@@ -73,7 +74,7 @@ def test_club_boards(api: Client) -> None:
         ClubMembership.objects.create(club=club, user=user)
     rate(finished_game([(bob, 1), (ann, 2)], club=club))
     rows = api.get("/api/leaderboard/?club=clubs").json()["results"]
-    assert [(r["username"], r["rating"]) for r in rows] == [("bob", 1530.0), ("ann", 1470.0)]
+    assert [(r["username"], r["rating"]) for r in rows] == [("bob", WIN), ("ann", LOSE)]
 
 
 @pytest.mark.parametrize(
@@ -108,7 +109,8 @@ def test_around_a_player_gives_their_page(api: Client) -> None:
 def test_provisional_and_min_games_filters(api: Client) -> None:
     users = season()
     bob = Rating.objects.get(user=users["bob"], pool__kind="global")
-    Rating.objects.filter(pk=bob.pk).update(games=25)  # as if he had played 22 more
+    # As if he had played 22 more and his deviation had settled.
+    Rating.objects.filter(pk=bob.pk).update(games=25, deviation=SETTLED_DEVIATION)
     add_to_buckets({(bob.pool_id, bucket(bob.rating)): [0, 1]})
     rows = api.get("/api/leaderboard/?provisional=false").json()
     assert [r["username"] for r in rows["results"]] == ["bob"]
@@ -171,10 +173,19 @@ def test_history_limit(api: Client) -> None:
 def load_ratings(pool: Pool, ratings: list[tuple[float, int]]) -> list[User]:
     users = [UserFactory() for _ in ratings]
     for user, (rating, games) in zip(users, ratings, strict=True):
-        Rating.objects.create(pool=pool, user=user, rating=rating, games=games, peak=rating)
+        Rating.objects.create(
+            pool=pool,
+            user=user,
+            rating=rating,
+            games=games,
+            peak=rating,
+            deviation=typical_deviation(games),
+        )
     add_to_buckets(
         bucket_deltas(
-            Change(pool.pk, u.pk, None, Standing(r, g), 0.0, 0, 0)
+            Change(
+                pool.pk, u.pk, None, Standing(r, g, deviation=typical_deviation(g)), 0.0, 0, 0, 0.0
+            )
             for u, (r, g) in zip(users, ratings, strict=True)
         )
     )

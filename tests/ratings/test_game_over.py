@@ -12,8 +12,8 @@ from games import finalization
 from games.models import Table
 from games.push import state_frame
 from games.selectors import table_answer, table_seats
-from ratings.elo import PROVISIONAL_GAMES
 from ratings.game_over import whole
+from ratings.glicko import PROVISIONAL_DEVIATION
 from ratings.models import Pool, RatedGame, RatingChange
 from tests.games.finished import finished_table
 from tests.games.tables import players
@@ -40,6 +40,7 @@ def test_null_until_the_hook_has_rated_the_game_then_each_players_global_change(
         assert mine["before"] == whole(change.before) and mine["after"] == whole(change.after)
         assert mine["change"] == mine["after"] - mine["before"]
         assert mine["provisional"] is True  # their first game
+        assert mine["deviation"] == whole(change.deviation_after) > PROVISIONAL_DEVIATION
     assert got["ann"]["change"] == -got["bob"]["change"] != 0
     # The frames carry the same, to players and spectators alike.
     for reader in ("ann", None):
@@ -48,12 +49,16 @@ def test_null_until_the_hook_has_rated_the_game_then_each_players_global_change(
 
 def test_provisional_is_as_of_this_game() -> None:
     ann, bob = players("ann", "bob")
-    put_ratings(pool_of("global"), [(ann, 1600.0, PROVISIONAL_GAMES - 1), (bob, 1500.0, 40)])
+    # ann's deviation is just above the line: one game against a settled player brings it below.
+    edge = PROVISIONAL_DEVIATION + 1.0
+    put_ratings(pool_of("global"), [(ann, 1600.0, 12, edge), (bob, 1500.0, 40, 100.0)])
     table = finished_table([ann, bob])
     finalization.run_hook(table.pk, "ratings")
     got = ratings_of(table)
     assert got["ann"]["before"] == 1600 and got["bob"]["before"] == 1500
     # This game was ann's last provisional one: she is established after it.
+    mine = RatingChange.objects.get(table_id=table.pk, pool__kind="global", user=ann)
+    assert mine.deviation_after < PROVISIONAL_DEVIATION < mine.deviation_before
     assert not got["ann"]["provisional"] and not got["bob"]["provisional"]
     newcomer = finished_table([players("cid")[0], bob])
     finalization.run_hook(newcomer.pk, "ratings")

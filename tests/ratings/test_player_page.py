@@ -61,11 +61,16 @@ def test_each_pool_shows_rating_games_peak_rank_and_provisional(
     for label, rating in ratings.items():
         row = re.search(rf">{label}</a></th>(.*?)</tr>", table, re.S)
         assert row, label
-        cells = re.findall(r"<td>(.*?)</td>", row.group(1), re.S)
-        assert cells[0].startswith(whole_number(rating.rating) + " ")
-        assert 'class="tag">provisional' in cells[0]  # a handful of games each
-        assert cells[1] == str(rating.games)
-        assert cells[2] == whole_number(rating.peak)
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row.group(1), re.S)
+        # A handful of games each: provisional, lichess's "?" after the rating.
+        deviation = whole_number(rating.deviation)
+        assert cells[0] == (
+            whole_number(rating.rating) + '<abbr class="provisional" '
+            f'title="provisional: deviation ±{deviation}">?</abbr>'
+        )
+        assert cells[1] == f"±{deviation}"
+        assert cells[2] == str(rating.games)
+        assert cells[3] == whole_number(rating.peak)
     api_rank = client.get("/api/players/ann/").json()["rank"]
     assert f"#{api_rank}</a>" in table
     assert 'href="/leaderboard/?pool=global&amp;provisional=1&amp;player=ann#found"' in table

@@ -10,7 +10,8 @@ import re
 import pytest
 from django.test import Client
 
-from ratings.elo import PROVISIONAL_GAMES, START
+from ratings.elo import START
+from ratings.glicko import START_DEVIATION
 from ratings.selectors import seat_ratings
 from tests.accounts.factories import UserFactory
 from tests.games.tables import players, started_table
@@ -21,11 +22,11 @@ pytestmark = pytest.mark.django_db
 
 def test_ratings_rounded_with_provisional_and_a_default() -> None:
     ann, bob = UserFactory(username="ann"), UserFactory(username="bob")
-    put_ratings(pool_of("global"), [(ann, 1612.6, PROVISIONAL_GAMES), (bob, 1450.2, 3)])
+    put_ratings(pool_of("global"), [(ann, 1612.6, 30, 95.4), (bob, 1450.2, 3, 212.0)])
     assert seat_ratings(["ann", "bob", "cid"]) == {
-        "ann": {"rating": 1613, "provisional": False},
-        "bob": {"rating": 1450, "provisional": True},
-        "cid": {"rating": round(START), "provisional": True},
+        "ann": {"rating": 1613, "deviation": 95, "provisional": False},
+        "bob": {"rating": 1450, "deviation": 212, "provisional": True},
+        "cid": {"rating": round(START), "deviation": START_DEVIATION, "provisional": True},
     }
 
 
@@ -37,6 +38,6 @@ def test_the_table_page_carries_them() -> None:
     found = re.search(r'<script id="seat-ratings" type="application/json">(.*?)</script>', html)
     assert found is not None
     assert json.loads(found.group(1)) == {
-        "ann": {"rating": 1700, "provisional": False},
-        "bob": {"rating": round(START), "provisional": True},
+        "ann": {"rating": 1700, "deviation": 100, "provisional": False},
+        "bob": {"rating": round(START), "deviation": START_DEVIATION, "provisional": True},
     }

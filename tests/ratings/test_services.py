@@ -11,6 +11,7 @@ from accounts.models import Club, ClubMembership
 from games import finalization
 from games.engine.rules import Rules
 from games.models import GameResult, RuleSet
+from ratings.glicko import Skill, before_game, effective_k, rate_table
 from ratings.models import Pool, RatedGame, Rating, RatingChange
 from ratings.services import rating_finalize
 from tests.accounts.factories import UserFactory
@@ -21,7 +22,7 @@ from tests.games.tables import (
     players,
     started_table,
 )
-from tests.ratings.games import T0, assert_buckets_match, finished_game, rate, ratings_of
+from tests.ratings.games import LOSE, T0, WIN, assert_buckets_match, finished_game, rate, ratings_of
 
 pytestmark = pytest.mark.django_db
 
@@ -47,12 +48,18 @@ def test_a_played_game_is_rated_in_the_global_and_preset_pools() -> None:
     assert all(p["acted"] and not p["absent"] for p in result.placements)
     assert rate(table) is True
     places = {p["player"]: p["place"] for p in result.placements}
+    # Three newcomers (1500, deviation 350) finishing 1st, 2nd, 3rd, as the pure math has it.
+    expected = rate_table([Skill()] * 3, [1, 2, 3])
     for pool in (global_pool(), Pool.objects.get(kind="ruleset", ruleset__slug="standard")):
         rows = RatingChange.objects.filter(pool=pool, table=table)
         assert {r.user.username: r.place for r in rows} == places
-        assert all((r.before, r.k, r.table_size) == (1500.0, 60.0, 3) for r in rows)
+        for r in rows:
+            after = expected[r.place - 1]
+            assert (r.before, r.deviation_before, r.table_size) == (1500.0, 350.0, 3)
+            assert (r.after, r.deviation_after) == (after.rating, after.deviation)
+            assert r.k == effective_k(after.deviation, 3)
         ratings = ratings_of(pool.pk)
-        assert sorted(ratings.values()) == [1470.0, 1500.0, 1530.0]
+        assert sorted(ratings.values()) == sorted(s.rating for s in expected)
         assert_buckets_match(pool.pk)
 
 
@@ -64,7 +71,7 @@ def test_the_hook_rates_a_game_once() -> None:
     rating_finalize(table.result)  # even called directly a second time
     assert RatedGame.objects.filter(table=table).count() == 1
     assert RatingChange.objects.filter(table=table).count() == 4  # two players, two pools
-    assert ratings_of(global_pool().pk) == {"ann": 1530.0, "bob": 1470.0}
+    assert ratings_of(global_pool().pk) == {"ann": WIN, "bob": LOSE}
 
 
 def test_an_unrated_table_changes_no_rating() -> None:
@@ -115,7 +122,7 @@ def test_a_club_table_counts_in_the_club_pool() -> None:
         ClubMembership.objects.create(club=club, user=user)
     rate(finished_game([(ann, 1), (bob, 2)], club=club))
     pool = Pool.objects.get(kind="club", club=club)
-    assert ratings_of(pool.pk) == {"ann": 1530.0, "bob": 1470.0}
+    assert ratings_of(pool.pk) == {"ann": WIN, "bob": LOSE}
     assert Pool.objects.count() == 3
 
 
@@ -134,7 +141,7 @@ def test_a_custom_rule_set_counts_in_the_global_pool_only() -> None:
     ann, bob = players("ann", "bob")
     rate(finished_game([(ann, 2), (bob, 1)], ruleset="house"))
     assert list(Pool.objects.values_list("kind", flat=True)) == ["global"]
-    assert ratings_of(global_pool().pk) == {"ann": 1470.0, "bob": 1530.0}
+    assert ratings_of(global_pool().pk) == {"ann": LOSE, "bob": WIN}
 
 
 def test_games_are_rated_in_the_order_they_finished() -> None:
@@ -149,20 +156,51 @@ def test_games_are_rated_in_the_order_they_finished() -> None:
     assert rate(first) is True  # the hook ran (its FinalizerRun is written) ...
     assert RatingChange.objects.filter(table=first).count() == 4  # ... and rated nothing again
     after_first = RatingChange.objects.get(table=second, user=ann, pool=global_pool())
-    assert after_first.before == 1530.0  # the second game started from the first's result
+    # The second game started from the first's result.
+    assert (
+        after_first.before
+        == RatingChange.objects.get(table=first, user=ann, pool=global_pool()).after
+    )
+    assert after_first.before > 1500.0
 
 
-def test_k_falls_after_twenty_games_and_the_buckets_follow() -> None:
+def test_the_deviation_shrinks_until_settled_and_the_buckets_follow() -> None:
     ann, bob = players("ann", "bob")
+    settled_at = None
     for i in range(21):
         places = [(ann, 1), (bob, 2)] if i % 2 == 0 else [(ann, 2), (bob, 1)]
         rate(finished_game(places, at=T0 + timedelta(minutes=i)))
-    changes = RatingChange.objects.filter(user=ann, pool=global_pool()).order_by("game_id")
-    assert [c.k for c in changes] == [60.0] * 20 + [20.0]
-    rating = Rating.objects.get(user=ann, pool=global_pool())
+        rating = Rating.objects.get(user=ann, pool=global_pool())
+        if settled_at is None and not rating.provisional:
+            settled_at = i + 1
+            assert_buckets_match(global_pool().pk)  # she moved to the established count
+    changes = list(RatingChange.objects.filter(user=ann, pool=global_pool()).order_by("game_id"))
+    deviations = [c.deviation_after for c in changes]
+    assert deviations == sorted(deviations, reverse=True)  # each game knows her better
+    assert all(c.deviation_before > c.deviation_after for c in changes)
+    # K falls with the deviation: the first game moves a rating most.
+    assert [c.k for c in changes] == sorted((c.k for c in changes), reverse=True)
+    assert settled_at is not None and 5 <= settled_at <= 20
     assert rating.games == 21 and not rating.provisional
     assert rating.peak == max(c.after for c in changes)
     assert_buckets_match(global_pool().pk)
+
+
+def test_time_away_widens_the_deviation_brought_to_the_next_game() -> None:
+    ann, bob = players("ann", "bob")
+    for i in range(12):
+        places = [(ann, 1), (bob, 2)] if i % 2 == 0 else [(ann, 2), (bob, 1)]
+        rate(finished_game(places, at=T0 + timedelta(minutes=i)))
+    left = Rating.objects.get(user=ann, pool=global_pool()).deviation
+    back = finished_game([(ann, 1), (bob, 2)], at=T0 + timedelta(days=200))
+    rate(back)
+    change = RatingChange.objects.get(table=back, user=ann, pool=global_pool())
+    away = (timedelta(days=200) - timedelta(minutes=11)).total_seconds() / 86400.0
+    assert change.deviation_before == before_game(left, away)
+    assert change.deviation_before > 1.5 * left
+    # Back after a long time away, the game moves her further than her last game before it.
+    last = RatingChange.objects.filter(user=ann, pool=global_pool()).order_by("-game_id")[1]
+    assert abs(change.after - change.before) > abs(last.after - last.before)
 
 
 def test_many_players_many_games_keep_the_buckets_exact() -> None:

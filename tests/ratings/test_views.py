@@ -77,7 +77,13 @@ def test_provisional_players_are_hidden_by_default_and_shown_on_request(
     assert "3 players" in html
     shown = page(client, "?provisional=1")
     assert listed(shown) == [(1, "ann"), (2, "bob"), (3, "cid"), (3, "dan")]
-    assert re.search(r"bob</a>\s*<span class=\"tag\">provisional</span>", shown)
+    # A provisional rating carries lichess's "?", its deviation in the title.
+    assert re.search(
+        r'bob</a>\s*</th>\s*<td class="rating" title="deviation ±250">1650'
+        r'<abbr class="provisional" title="provisional: deviation ±250">\?</abbr></td>',
+        shown,
+    )
+    assert '<td class="rating" title="deviation ±100">1700</td>' in shown  # ann: settled
     assert 'name="provisional" value="1" checked' in shown
     assert 'name="provisional" value="1" checked' not in html
 
@@ -86,7 +92,7 @@ def test_ratings_are_whole_points_and_names_link_to_profiles(
     client: Client, mixed: dict[str, User]
 ) -> None:
     html = page(client)
-    assert "<td>1700</td>" in html and "1700.4" not in html
+    assert '<td class="rating" title="deviation ±100">1700</td>' in html and "1700.4" not in html
     assert 'href="/players/ann/"' in html
     assert 'href="/leaderboard/"' in html  # the site's navigation
 
@@ -182,7 +188,7 @@ def test_the_search_says_why_a_player_is_not_on_the_board(
     assert "No player is called “nobody”." in page(client, "?player=nobody")
     assert "eve has no rated game in this pool (Everyone)." in page(client, "?player=eve")
     hidden = page(client, "?player=bob")
-    assert "bob is provisional in this pool (5 of 20 games)" in hidden
+    assert "bob is provisional in this pool (rating 1650, deviation 250, above 140)" in hidden
     assert found_row(hidden) is None
     assert found_row(page(client, "?player=bob&provisional=1")) == "bob"
     filtered = page(client, "?player=cid&min_games=30")
@@ -228,12 +234,12 @@ def test_the_csv_is_the_whole_filtered_board(client: Client, mixed: dict[str, Us
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response["Content-Disposition"] == 'attachment; filename="leaderboard-global-all.csv"'
     rows = csv_of(response)
-    assert rows[0] == ["rank", "username", "rating", "games", "provisional"]
+    assert rows[0] == ["rank", "username", "rating", "games", "provisional", "deviation"]
     assert rows[1:5] == [
-        ["1", "ann", "1700.4", "40", "false"],
-        ["2", "bob", "1650.0", "5", "true"],
-        ["3", "cid", "1600.0", "20", "false"],
-        ["3", "dan", "1600.0", "25", "false"],
+        ["1", "ann", "1700.4", "40", "false", "100.0"],
+        ["2", "bob", "1650.0", "5", "true", "250.0"],
+        ["3", "cid", "1600.0", "20", "false", "100.0"],
+        ["3", "dan", "1600.0", "25", "false", "100.0"],
     ]
     assert len(rows) == 1 + 64 and rows[-1][:2] == ["64", "p059"]
     # Without provisional players, as on the page.
@@ -264,7 +270,7 @@ def test_the_csv_is_read_in_chunks_as_it_is_sent(
         rest = b"".join(body).decode().splitlines()
     assert len(queries) == before + 10  # ten chunks, the last one short
     assert len(rest) == 85
-    assert rest[-1] == "1,p094,2000.0,30,false"  # one rank for all, every player once
+    assert rest[-1] == "1,p094,2000.0,30,false,100.0"  # one rank for all, every player once
 
 
 def test_a_month_board_counts_the_month_s_games(client: Client) -> None:
@@ -301,5 +307,5 @@ async def test_under_asgi_the_csv_streams_from_an_async_iterator(
         # The chunks' queries ran in a worker thread whose connection would otherwise still
         # hold the test database when pytest drops it.
         await sync_to_async(connections.close_all)()
-    assert body.decode().splitlines()[30] == "30,p029,1927.5,30,false"
+    assert body.decode().splitlines()[30] == "30,p029,1927.5,30,false,100.0"
     assert not [w for w in recwarn if "consume" in str(w.message)]
