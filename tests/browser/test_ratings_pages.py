@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from ratings.selectors import Board, board_position, pool_choice
 from tests.accounts.factories import ClubFactory
 from tests.browser.pages import PageFactory
 from tests.browser.test_table import ARTIFACTS
@@ -63,8 +64,10 @@ def test_switch_pool_find_a_player_and_open_their_chart(
     expect(found).to_contain_text("p075")
     expect(found).to_have_attribute("aria-current", "true")
     expect(found).to_be_in_viewport()
-    expect(page.locator(".board-count")).to_contain_text("page 2 of 3")
-    expect(page.locator(".pagination [aria-current=page]")).to_have_text("2")
+    # The page that holds p075's row (three real games moved them from 76th).
+    position, _ = board_position(Board(pool_choice(), provisional=False), "p075") or (0, None)
+    expect(page.locator(".board-count")).to_contain_text(f"page {position // 50 + 1} of 3")
+    expect(page.locator(".pagination [aria-current=page]")).to_have_text(str(position // 50 + 1))
     shoot(page, "leaderboard-found")
 
     found.get_by_role("link", name="p075").click()
@@ -92,6 +95,41 @@ def test_the_csv_downloads_whole_from_the_asgi_server(
     assert response.ok
     assert response.headers["content-type"] == "text/csv; charset=utf-8"
     lines = response.text().splitlines()
-    assert lines[0] == "rank,username,rating,games,provisional"
+    assert lines[0] == "rank,username,rating,games,provisional,deviation"
     assert len(lines) == 1 + 120
     assert lines[1].startswith("1,p000,2000.0,")
+
+
+@pytest.mark.parametrize(
+    ("size", "viewport"),
+    [("desktop", (1280, 800)), ("phone", (390, 844))],
+    ids=["desktop", "phone"],
+)
+def test_a_provisional_rating_shows_its_question_mark_and_deviation(
+    new_page: PageFactory,
+    asgi_server: str,
+    boards: list[User],
+    size: str,
+    viewport: tuple[int, int],
+) -> None:
+    newcomer = User.objects.create(username="newcomer")
+    put_ratings(pool_of(), [(newcomer, 1990.0, 3, 231.0)])
+    width, height = viewport
+    page = new_page(viewport={"width": width, "height": height})
+    page.goto(asgi_server + "/leaderboard/")
+    assert "newcomer" not in rows(page)  # hidden by default
+    page.get_by_label("Show provisional players (deviation above 140)").check()
+    page.get_by_role("button", name="Show").click()
+    row = page.locator("table.leaderboard tbody tr", has_text="newcomer")
+    expect(row.locator("td.rating")).to_have_text("1990?")
+    expect(row.locator("abbr.provisional")).to_have_attribute(
+        "title", "provisional: deviation ±231"
+    )
+    settled = page.locator("table.leaderboard tbody tr", has_text="p000")
+    expect(settled.locator("td.rating")).to_have_text("2000")  # no "?" once settled
+    shoot(page, f"leaderboard-provisional-{size}")
+
+    row.get_by_role("link", name="newcomer").click()
+    ratings = page.locator("table.player-ratings tbody tr").first
+    expect(ratings.locator("td.rating")).to_have_text("1990? ±231")
+    shoot(page, f"player-provisional-{size}")

@@ -66,11 +66,11 @@ def test_each_pool_shows_rating_games_peak_rank_and_provisional(
         deviation = whole_number(rating.deviation)
         assert cells[0] == (
             whole_number(rating.rating) + '<abbr class="provisional" '
-            f'title="provisional: deviation ±{deviation}">?</abbr>'
+            f'title="provisional: deviation ±{deviation}">?</abbr> <span class="deviation" '
+            f'title="deviation: how far off the rating may be">±{deviation}</span>'
         )
-        assert cells[1] == f"±{deviation}"
-        assert cells[2] == str(rating.games)
-        assert cells[3] == whole_number(rating.peak)
+        assert cells[1] == str(rating.games)
+        assert cells[2] == whole_number(rating.peak)
     api_rank = client.get("/api/players/ann/").json()["rank"]
     assert f"#{api_rank}</a>" in table
     assert 'href="/leaderboard/?pool=global&amp;provisional=1&amp;player=ann#found"' in table
