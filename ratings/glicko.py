@@ -134,18 +134,25 @@ def rate_table(
     mus = [(s.rating - START) / GLICKO_SCALE for s in skills]
     phis = [s.deviation / GLICKO_SCALE for s in skills]
     gs = [steepness * _g(phi) for phi in phis]
+    exp = math.exp
     out = []
+    # The loops are written out (no helper calls per pair): ratings_recompute runs them for
+    # every player of every game in every pool.
     for i in range(n):
+        mu_i, place_i = mus[i], places[i]
         information = 0.0
         gain = 0.0
         for j in range(n):
             if j == i:
                 continue
-            e = 1.0 / (1.0 + math.exp(-gs[j] * (mus[i] - mus[j])))
-            information += w * gs[j] * gs[j] * e * (1.0 - e)
-            gain += w * gs[j] * (_score(places[i], places[j]) - e)
-        phi = 1.0 / math.sqrt(1.0 / (phis[i] * phis[i]) + information)
-        mu = mus[i] + phi * phi * gain
+            g = gs[j]
+            e = 1.0 / (1.0 + exp(g * (mus[j] - mu_i)))
+            information += g * g * e * (1.0 - e)
+            place_j = places[j]
+            score = 1.0 if place_i < place_j else 0.5 if place_i == place_j else 0.0
+            gain += g * (score - e)
+        phi = 1.0 / math.sqrt(1.0 / (phis[i] * phis[i]) + w * information)
+        mu = mu_i + phi * phi * w * gain
         out.append(Skill(START + GLICKO_SCALE * mu, GLICKO_SCALE * phi))
     return out
 
@@ -178,11 +185,3 @@ def win_chances(ratings: Sequence[float], steepness: float = STEEPNESS) -> list[
     strengths = [math.exp(steepness * (r - top) / GLICKO_SCALE) for r in ratings]
     total = sum(strengths)
     return [s / total for s in strengths]
-
-
-def _score(mine: int, theirs: int) -> float:
-    if mine < theirs:
-        return 1.0
-    if mine == theirs:
-        return 0.5
-    return 0.0
