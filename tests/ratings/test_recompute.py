@@ -11,6 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import Club, ClubMembership
+from games.models import GameResult
 from ratings.audit import ratings_check, stored_figures
 from ratings.models import Pool, RatedGame, Rating
 from ratings.recompute import ratings_recompute
@@ -128,3 +129,16 @@ def test_check_compares_with_a_rebuild_and_changes_nothing() -> None:
         call_command("ratings_recompute", "--check", stdout=StringIO())
     ratings_recompute()
     assert ratings_check().equal
+
+
+def test_recompute_of_one_pool_keeps_an_adjudicated_game_unrated() -> None:
+    ann, bob = UserFactory(), UserFactory()
+    played = finished_game([(ann, 1), (bob, 2)], at=T0)
+    decided = finished_game([(ann, 2), (bob, 1)], at=T0 + timedelta(minutes=5))
+    GameResult.objects.filter(table=decided).update(ended="adjudicated")
+    rate(played)
+    rate(decided)
+    assert not RatedGame.objects.get(table=decided).counted
+    before = stored_figures()
+    ratings_recompute("global")  # one pool: its replay must still know the game was decided
+    assert stored_figures() == before
