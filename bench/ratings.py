@@ -1,5 +1,5 @@
-"""Ratings: Elo arithmetic, the finalization hook, leaderboards at scale and the rebuild; prints one
-JSON object of figures on stdout.
+"""Ratings: the rating arithmetic, the finalization hook, leaderboards at scale and the rebuild;
+prints one JSON object of figures on stdout.
 
 Run from the repository root: ``python bench/ratings.py [--quick] [--reload] [--profile]
 [--players N] [--changes N] [--pg URL]``. It needs PostgreSQL (``--pg``, a server URL); when it
@@ -8,7 +8,7 @@ does not answer the bench prints ``{"bench": "ratings", "skipped": reason}`` and
 This module reads the arguments, runs the phases in order and prints their figures. Each phase
 is described in full where it is measured, in bench/ratings_bench/:
 
-- ``rate_table``: ``ratings.elo.rate_table`` calls per second, CPU (e2e.py).
+- ``rate_table``: ``ratings.glicko.rate_table`` calls per second, CPU (e2e.py).
 - ``end_to_end``: rated four-seat games played through ``games.services``, then the ``ratings``
   finalization hook; wall time of the last action and of the hook (e2e.py).
 - ``recompute_equals_incremental``: games rated one by one by the hook, then rebuilt by

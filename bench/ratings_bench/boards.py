@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from bench.ratings_bench.common import ms_figures, run_rating_hook
-from ratings.elo import PROVISIONAL_GAMES
+from ratings.glicko import PROVISIONAL_DEVIATION
 
 BOARD_MS_AIM = 20.0
 _COST = re.compile(r"\s*\(cost=.*$|\s*\(actual.*$")
@@ -103,7 +103,9 @@ def sample_players(calls: int, seed: int) -> Sample:
     rng = random.Random(seed)
     players = Rating.objects.count()
     with connection.cursor() as cursor:
-        cursor.execute("SELECT user_id FROM ratings_rating WHERE games >= %s", [PROVISIONAL_GAMES])
+        cursor.execute(
+            "SELECT user_id FROM ratings_rating WHERE deviation <= %s", [PROVISIONAL_DEVIATION]
+        )
         established = [row[0] for row in cursor.fetchall()]
         cursor.execute(
             "SELECT user_id, games FROM ratings_rating ORDER BY games DESC, user_id LIMIT 1"
@@ -270,8 +272,8 @@ def hook_at_scale(games: int, seats: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT user_id FROM ratings_rating WHERE games >= %s ORDER BY user_id",
-            [PROVISIONAL_GAMES],
+            "SELECT user_id FROM ratings_rating WHERE deviation <= %s ORDER BY user_id",
+            [PROVISIONAL_DEVIATION],
         )
         established = [row[0] for row in cursor.fetchall()]
     standard = RuleSet.objects.get(slug="standard")

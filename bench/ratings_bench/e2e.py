@@ -1,7 +1,9 @@
-"""The ratings bench's (bench/ratings.py) Elo arithmetic and its rated games end to end.
+"""The ratings bench's (bench/ratings.py) rating arithmetic and its rated games end to end.
 
-- ``rate_table``: ``ratings.elo.rate_table`` on random tables of 8 (and, for scale, 2 and 4),
-  CPU time of ``--rate-calls`` calls, ``--rounds`` rounds; the figure is the best round (the least
+- ``rate_table``: ``ratings.glicko.rate_table`` on random tables of 8 (and, for scale, 2 and 4):
+  ratings around 1500, deviations between a settled player's and a newcomer's (each grown by
+  ``before_game`` as a game brings them), rated places with ties and absences now and then. CPU
+  time of ``--rate-calls`` calls, ``--rounds`` rounds; the figure is the best round (the least
   disturbed by other processes), as in bench/engine.py.
 - ``end_to_end``: ``--e2e-games`` rated four-seat tables made and played through
   ``games.services`` by the engine's GreedyBot with ``target`` 1 (the first hand that scores ends
@@ -19,30 +21,39 @@ import time
 from typing import Any
 
 from bench.ratings_bench.common import ms_figures, run_rating_hook
-from ratings.elo import MASTER_RATING, START, k_factor, rate_table, rated_places
+from ratings.elo import START, rated_places
+from ratings.glicko import START_DEVIATION, Skill, before_game, rate_table
 
 # --- rate_table --------------------------------------------------------------------------------
 
+#: About a settled player's deviation: random tables draw deviations from it to a newcomer's.
+SETTLED_DEVIATION = 100.0
 
-def random_table(rng: random.Random, n: int) -> tuple[list[float], list[int], list[float]]:
-    """Ratings, rated places and K factors of one random table of ``n``."""
-    ratings = [rng.gauss(START, 250) for _ in range(n)]
+Table = tuple[list[Skill], list[int]]
+
+
+def random_skill(rng: random.Random) -> Skill:
+    """A random player's rating and the deviation they bring to a game (``before_game``)."""
+    deviation = rng.uniform(SETTLED_DEVIATION, START_DEVIATION)
+    return Skill(rng.gauss(START, 250), before_game(deviation, 0.0))
+
+
+def random_table(rng: random.Random, n: int) -> Table:
+    """The skills brought to one random table of ``n`` and its rated places."""
+    skills = [random_skill(rng) for _ in range(n)]
     scores = [rng.randrange(0, 12) * 10 for _ in range(n)]  # ties now and then
     places = [1 + sum(o > s for o in scores) for s in scores]
     absent = [rng.random() < 0.05 for _ in range(n)]
-    ks = [k_factor(rng.randrange(0, 60), rng.choice((START, MASTER_RATING))) for _ in ratings]
-    return ratings, rated_places(places, absent), ks
+    return skills, rated_places(places, absent)
 
 
-def round_times(
-    tables: list[tuple[list[float], list[int], list[float]]], rounds: int
-) -> list[float]:
+def round_times(tables: list[Table], rounds: int) -> list[float]:
     """CPU seconds of each round of ``rate_table`` over every table."""
     times = []
     for _ in range(rounds):
         start = time.process_time()
-        for ratings, places, ks in tables:
-            rate_table(ratings, places, ks)
+        for skills, places in tables:
+            rate_table(skills, places)
         times.append(time.process_time() - start)
     return times
 

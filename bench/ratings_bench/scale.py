@@ -3,11 +3,16 @@
 ``--players`` users with a global rating each and ``--changes`` RatingChange rows (with the
 RatedGame and games.Table rows they reference), loaded with COPY into ``rummy_ratingsbench_big``,
 which is kept between runs (kept.py here). The synthetic population: games per player
-log-normal (median 5, mean ``changes / players``: most players are provisional), tables of 2 to
-8, each player's history a walk from 1500 ending at a final rating spread with the games played
-(about N(1500, 250) for the established), consistent RatingBucket counts. Table rows are minimal
-(``rules`` is ``{}``: nothing here reads them); every rating is in the global pool. What is
-timed on it is in boards.py here.
+log-normal (median 5, mean ``changes / players``), tables of 2 to 8 spread evenly over two
+years, each player's history a walk from 1500 ending at a final rating spread with the games played
+(about N(1500, 250) for the busiest), consistent RatingBucket counts. Each player's deviation
+follows ratings/glicko.py's arithmetic along their games: ``before_game`` grows it by one game's
+drift and the days since their last table, and a table of N takes it down by what a table of N
+equals with deviations of ``TYPICAL_DEVIATION`` would (``table_information``). So, as in the
+service, only players who play often (every two or three weeks or more) are established and most
+are provisional. K is ``effective_k`` of the deviation after. Table rows are minimal (``rules``
+is ``{}``: nothing here reads them); every rating is in the global pool. What is timed on it is
+in boards.py here.
 """
 
 from __future__ import annotations
@@ -31,10 +36,20 @@ from bench.ratings_bench.common import (
     set_sequences,
     table_row,
 )
-from ratings.elo import PROVISIONAL_GAMES, START, k_factor
+from ratings.elo import START
+from ratings.glicko import (
+    START_DEVIATION,
+    Skill,
+    before_game,
+    effective_k,
+    provisional,
+    rate_table,
+)
 
 #: Bump when the loaded population changes shape: a kept database of another version is reloaded.
-LOADER_VERSION = 2
+LOADER_VERSION = 3
+#: The deviation of the opponents a synthetic player's deviation is worked out against.
+TYPICAL_DEVIATION = 150.0
 META_TABLE = "bench_ratings_meta"
 LOADED = (
     "accounts_user",
@@ -161,6 +176,21 @@ def population(rng: random.Random, scale: Scale) -> Population:
     return Population(games, ratings, slots, starts, first, (now - first) / (len(starts) - 1))
 
 
+def table_information(n: int) -> float:
+    """What one table of ``n`` adds to ``1 / deviation ** 2`` (points): ``rate_table``'s
+    information for a player among equals whose deviations are ``TYPICAL_DEVIATION`` (at equal
+    ratings it does not depend on the player's own deviation)."""
+    brought = [Skill(START, START_DEVIATION)] + [Skill(START, TYPICAL_DEVIATION)] * (n - 1)
+    after = rate_table(brought, [1] * n)[0].deviation
+    return 1.0 / (after * after) - 1.0 / (START_DEVIATION * START_DEVIATION)
+
+
+def next_deviation(deviation: float, days_away: float, information: float) -> tuple[float, float]:
+    """The deviation brought to a table after ``days_away`` and the one it leaves."""
+    brought = before_game(deviation, days_away)
+    return brought, 1.0 / math.sqrt(1.0 / (brought * brought) + information)
+
+
 class Laps:
     """Seconds of each part of the load, logged as it ends."""
 
@@ -237,28 +267,42 @@ def copy_rows(cur: Any, rng: random.Random, pop: Population, standard: int, lap:
             at = pop.at_of(t)
             copy.write_row((t, t, True, at, at))
     lap("copy_rated_games")
-    peaks, lasts = copy_changes(cur, rng, pool, pop)
+    ends = copy_changes(cur, rng, pool, pop)
     lap("copy_changes")
-    copy_ratings(cur, pool, pop, peaks, lasts)
+    copy_ratings(cur, pool, pop, ends)
     lap("copy_ratings_buckets")
 
 
-def copy_changes(
-    cur: Any, rng: random.Random, pool: int, pop: Population
-) -> tuple[list[float], list[int]]:
+@dataclass(frozen=True)
+class Ends:
+    """Where each player's history ends (index 0 unused): peak, last table, deviation."""
+
+    peaks: list[float]
+    lasts: list[int]
+    deviations: list[float]
+
+
+def copy_changes(cur: Any, rng: random.Random, pool: int, pop: Population) -> Ends:
     """Every table's RatingChange rows, in order: each player's rating walks from 1500 to their
     final rating over their games; places follow the table's changes (the biggest gain first);
-    K is ``k_factor`` of the games and peak before. Returns each player's peak and last table.
-    One loop over every change, kept in one function: it writes ten million rows."""
+    the deviation as the module docstring says, K ``effective_k`` of the deviation after.
+    Returns where each player's history ends. One loop over every change, kept in
+    one function: it writes ten million rows."""
     games, ratings, slots, starts = pop.games, pop.ratings, pop.slots, pop.starts
     players = len(games)
     cur_rating = [START] * players
+    deviation = [START_DEVIATION] * players
     done = [0] * players
     peak = [START] * players
     last = [0] * players
     gauss = rng.gauss
+    step_days = pop.step.total_seconds() / 86400.0
+    information = {n: table_information(n) for n in SIZES}
     change_id = 0
-    columns = "id, game_id, table_id, pool_id, user_id, before, after, k, place, table_size, at"
+    columns = (
+        "id, game_id, table_id, pool_id, user_id, before, after, k, place, table_size, at, "
+        "deviation_before, deviation_after"
+    )
     with cur.copy(f"COPY ratings_ratingchange ({columns}) FROM STDIN") as copy:
         write = copy.write_row
         for t in range(1, len(starts)):
@@ -274,35 +318,41 @@ def copy_changes(
                     after = ratings[pid]
                 else:
                     after = before + (ratings[pid] - before) / left + gauss(0.0, 6.0)
-                moves.append((after - before, pid, before, after, k_factor(i, peak[pid])))
+                away = (t - last[pid]) * step_days if i else 0.0
+                dev_before, dev_after = next_deviation(deviation[pid], away, information[n])
+                k = effective_k(dev_after, n)
+                moves.append((after - before, pid, before, after, k, dev_before, dev_after))
                 cur_rating[pid] = after
+                deviation[pid] = dev_after
                 done[pid] = i + 1
                 if after > peak[pid]:
                     peak[pid] = after
                 last[pid] = t
             moves.sort(reverse=True)
-            for place, (_, pid, before, after, k) in enumerate(moves, 1):
+            for place, (_, pid, before, after, k, dev_before, dev_after) in enumerate(moves, 1):
                 change_id += 1
-                write((change_id, t, t, pool, pid, before, after, k, place, n, at))
-    return peak, last
+                row = (change_id, t, t, pool, pid, before, after, k, place, n, at)
+                write((*row, dev_before, dev_after))
+    return Ends(peak, last, deviation)
 
 
-def copy_ratings(
-    cur: Any, pool: int, pop: Population, peaks: list[float], lasts: list[int]
-) -> None:
-    """Each player's Rating row and the RatingBucket counts they make."""
+def copy_ratings(cur: Any, pool: int, pop: Population, ends: Ends) -> None:
+    """Each player's Rating row and the RatingBucket counts they make (established: a
+    deviation no longer provisional)."""
     games, ratings = pop.games, pop.ratings
     with cur.copy(
-        "COPY ratings_rating (id, pool_id, user_id, rating, games, peak, last_played_at) FROM STDIN"
+        "COPY ratings_rating (id, pool_id, user_id, rating, games, peak, last_played_at, "
+        "deviation) FROM STDIN"
     ) as copy:
         for pid in range(1, len(games)):
-            row = (pid, pool, pid, ratings[pid], games[pid], peaks[pid], pop.at_of(lasts[pid]))
-            copy.write_row(row)
+            at = pop.at_of(ends.lasts[pid])
+            row = (pid, pool, pid, ratings[pid], games[pid], ends.peaks[pid], at)
+            copy.write_row((*row, ends.deviations[pid]))
     counts: dict[int, list[int]] = {}
     for pid in range(1, len(games)):
         c = counts.setdefault(math.floor(ratings[pid]), [0, 0])
         c[0] += 1
-        c[1] += games[pid] >= PROVISIONAL_GAMES
+        c[1] += not provisional(ends.deviations[pid])
     with cur.copy(
         "COPY ratings_ratingbucket (pool_id, bucket, players, established) FROM STDIN"
     ) as copy:

@@ -2,15 +2,23 @@
 of its own; that module's docstring describes the population).
 
 Each system holds the ratings of players numbered ``0..players - 1`` and offers ``scores``
-(higher is better: the order it predicts for a table), ``update`` (after a table, ``places`` 1
-for first) and ``rating`` (on the system's own scale):
+(higher is better: the order it predicts for a table), ``chances`` (each player's chance of
+finishing first at a table, summing to 1), ``update`` (after a table, ``places`` 1 for first) and
+``rating`` (on the system's own scale):
 
-- ``EloSystem``: ratings/elo.py's ``rate_table``, with ``k_factor`` or any ``KScheme``;
+- ``GlickoSystem``: ours, ratings/glicko.py exactly as ratings/compute.py applies it: each player
+  brings ``Skill(rating, before_game(deviation, 0))`` to a table (the bench has no clock, so the
+  deviation grows by one game's drift only), then ``rate_table``; chances by ``win_chances``.
+- ``EloSystem``: the fixed-K multiplayer Elo the service used before issue 19 (``elo_rate_table``
+  here, a copy of what ratings/elo.py had), with K from ``ELO_K60`` or any ``KScheme``; chances by
+  Plackett-Luce on Elo's own logistic scale (steepness 1).
 - ``OpenSkillSystem``: the ``openskill`` package's Plackett-Luce model, each player a team of one,
-  predicting by ``mu``; its ``rating`` is mu read in Elo points (``OPENSKILL_POINTS``);
+  predicting by ``mu`` and its ``predict_win``; its ``rating`` is mu read in Elo points
+  (``OPENSKILL_POINTS``);
 - ``Glicko2System``: Glicko-2 as in Glickman's "Example of the Glicko-2 system", a table being a
   rating period of one pairwise result against each other player at it (against their ratings
   before the table). Periods are a player's own tables: an absent player's RD does not grow.
+  Chances by Plackett-Luce on its ratings with steepness 1 (Glicko-2's own scale).
 """
 
 from __future__ import annotations
@@ -22,7 +30,8 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from ratings.elo import MASTER_RATING, START, rate_table
+from ratings.elo import START, expected
+from ratings.glicko import Skill, before_game, rate_table, win_chances
 
 #: Glicko-2's scale: rating points per unit of its internal mu (400 / ln 10).
 GLICKO_SCALE = 173.7178
@@ -89,11 +98,40 @@ def simulate(p: Population) -> Simulation:
     return Simulation(games, arrivals)
 
 
+#: The peak rating from which the old Elo's master K applied for good (FIDE's threshold for K 10).
+MASTER_RATING = 2400.0
+
+
+def elo_rate_table(
+    ratings: Sequence[float], places: Sequence[int], k: Sequence[float]
+) -> list[float]:
+    """The old Elo's ratings after one table (ratings/elo.py's ``rate_table`` before issue 19):
+    ``new_i = r_i + k_i / (N - 1) * sum over j != i of (S_ij - expected(r_i, r_j))``, ``S_ij``
+    1 if i placed better than j, 0.5 if equal, 0 if worse.
+
+    >>> [round(r, 4) for r in elo_rate_table([1500] * 4, [1, 2, 3, 4], [32] * 4)]
+    [1516.0, 1505.3333, 1494.6667, 1484.0]
+    """
+    n = len(ratings)
+    if n < 2:
+        raise ValueError("a rated table needs at least two players")
+    if len(places) != n or len(k) != n:
+        raise ValueError("ratings, places and k must have one entry per player")
+    out = []
+    for i in range(n):
+        total = 0.0
+        for j in range(n):
+            if j != i:
+                total += _pair_score(places[i], places[j]) - expected(ratings[i], ratings[j])
+        out.append(ratings[i] + k[i] / (n - 1) * total)
+    return out
+
+
 @dataclass(frozen=True)
 class KScheme:
-    """K as ratings/elo.py's ``k_factor`` computes it, with other constants: ``provisional``
-    for the first ``provisional_games`` games, ``established`` after, ``master`` (if any) for
-    good once the peak reaches ``MASTER_RATING``."""
+    """K of the old Elo given a player's games and peak: ``provisional`` for the first
+    ``provisional_games`` games, ``established`` after, ``master`` (if any) for good once the
+    peak reaches ``MASTER_RATING``."""
 
     provisional: float
     provisional_games: int
@@ -117,8 +155,13 @@ class KScheme:
         return text
 
 
+#: The K the service used until issue 19 (the bench's ``elo_k60`` row): 60 for the first 20
+#: games, 20 after, 10 for good from a peak of 2400.
+ELO_K60 = KScheme(60, 20, 20, 10)
+
+
 class EloSystem:
-    """Our Elo: ``rate_table`` with K from ``k`` given each player's games and peak rating."""
+    """The old Elo: ``elo_rate_table`` with K from ``k`` given each player's games and peak."""
 
     fixed_scale = True
 
@@ -134,9 +177,13 @@ class EloSystem:
     def scores(self, players: Sequence[int]) -> list[float]:
         return [self.ratings[p] for p in players]
 
+    def chances(self, players: Sequence[int]) -> list[float]:
+        """Plackett-Luce on Elo's scale: two players get exactly ``expected``."""
+        return win_chances(self.scores(players), steepness=1.0)
+
     def update(self, players: Sequence[int], places: Sequence[int]) -> None:
         ks = [self.k(self.games[p], self.peaks[p]) for p in players]
-        after = rate_table(self.scores(players), places, ks)
+        after = elo_rate_table(self.scores(players), places, ks)
         for p, r in zip(players, after, strict=True):
             self.ratings[p] = r
             self.games[p] += 1
@@ -166,6 +213,9 @@ class OpenSkillSystem:
 
     def scores(self, players: Sequence[int]) -> list[float]:
         return [float(self.ratings[p].mu) for p in players]
+
+    def chances(self, players: Sequence[int]) -> list[float]:
+        return [float(p) for p in self.model.predict_win([[self.ratings[p]] for p in players])]
 
     def update(self, players: Sequence[int], places: Sequence[int]) -> None:
         teams = [[self.ratings[p]] for p in players]
@@ -260,6 +310,10 @@ class Glicko2System:
     def scores(self, players: Sequence[int]) -> list[float]:
         return [self.ratings[p].rating for p in players]
 
+    def chances(self, players: Sequence[int]) -> list[float]:
+        """Plackett-Luce on Glicko-2's scale (steepness 1), ignoring the RDs."""
+        return win_chances(self.scores(players), steepness=1.0)
+
     def update(self, players: Sequence[int], places: Sequence[int]) -> None:
         before = [self.ratings[p] for p in players]
         for i, p in enumerate(players):
@@ -269,3 +323,35 @@ class Glicko2System:
                 if j != i
             ]
             self.ratings[p] = glicko2_update(before[i], results, self.tau)
+
+
+class GlickoSystem:
+    """Ours: ratings/glicko.py as ratings/compute.py applies it, a ``Skill`` per player; before a
+    table each brings ``Skill(rating, before_game(deviation, 0.0))`` (no clock here: the drift is
+    per game played, and no time away), then ``rate_table``. The module's constants are read at
+    each call, never copied."""
+
+    fixed_scale = True
+
+    def __init__(self, players: int) -> None:
+        self.skills = [Skill()] * players
+
+    def rating(self, player: int) -> float:
+        return self.skills[player].rating
+
+    def deviation(self, player: int) -> float:
+        return self.skills[player].deviation
+
+    def scores(self, players: Sequence[int]) -> list[float]:
+        return [self.skills[p].rating for p in players]
+
+    def chances(self, players: Sequence[int]) -> list[float]:
+        return win_chances(self.scores(players))
+
+    def update(self, players: Sequence[int], places: Sequence[int]) -> None:
+        brought = [
+            Skill(s.rating, before_game(s.deviation, 0.0))
+            for s in (self.skills[p] for p in players)
+        ]
+        for p, skill in zip(players, rate_table(brought, places), strict=True):
+            self.skills[p] = skill

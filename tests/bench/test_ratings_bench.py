@@ -15,9 +15,19 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
 from bench import ratings
 from bench.ratings_bench.common import ms_figures
-from bench.ratings_bench.scale import games_per_player, seat_tables
+from bench.ratings_bench.e2e import random_table
+from bench.ratings_bench.scale import (
+    TYPICAL_DEVIATION,
+    games_per_player,
+    next_deviation,
+    seat_tables,
+    table_information,
+)
+from ratings import glicko
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 TIMED = {"n", "median_ms", "p95_ms", "max_ms"}
@@ -34,8 +44,8 @@ def test_games_per_player_sum_to_the_changes() -> None:
     games = games_per_player(random.Random(1), 1000, 10_000)
     assert games[0] == 0 and len(games) == 1001
     assert sum(games) == 10_000 and min(games[1:]) >= 1
-    provisional = sum(g < 20 for g in games[1:])
-    assert 500 < provisional < 1000  # most players are provisional, some are not
+    few = sum(g < 20 for g in games[1:])
+    assert 500 < few < 1000  # most players have played a few games, some many
 
 
 def test_tables_seat_2_to_8_different_players() -> None:
@@ -51,6 +61,43 @@ def test_tables_seat_2_to_8_different_players() -> None:
         table = slots[a:b]
         assert 2 <= len(table) <= 8
         assert len(set(table)) == len(table)
+
+
+def test_a_synthetic_deviation_falls_as_rate_table_s_would() -> None:
+    """Among equals whose deviations are TYPICAL_DEVIATION, whatever the player brings."""
+    for n in (2, 4, 8):
+        for deviation, days in ((350.0, 0.0), (190.0, 0.0), (120.0, 30.0)):
+            brought, after = next_deviation(deviation, days, table_information(n))
+            assert brought == glicko.before_game(deviation, days)
+            table = [glicko.Skill(1500, brought)] + [glicko.Skill(1500, TYPICAL_DEVIATION)] * (
+                n - 1
+            )
+            assert after == pytest.approx(glicko.rate_table(table, [1] * n)[0].deviation)
+    assert table_information(8) > table_information(4) > table_information(2) > 0
+
+
+def test_a_regular_player_becomes_established_and_a_long_absence_undoes_it() -> None:
+    four = table_information(4)
+    deviation, games = glicko.START_DEVIATION, 0
+    while glicko.provisional(deviation):
+        _, deviation = next_deviation(deviation, 3.0, four)
+        games += 1
+    assert 3 < games < 20
+    brought, after = next_deviation(deviation, 365.0, four)
+    assert glicko.provisional(brought) and brought > after > deviation
+
+
+def test_a_random_table_brings_grown_deviations_and_rated_places() -> None:
+    rng = random.Random(3)
+    for n in (2, 4, 8):
+        for _ in range(50):
+            skills, places = random_table(rng, n)
+            assert len(skills) == len(places) == n
+            assert all(
+                glicko.before_game(100.0, 0.0) <= s.deviation <= glicko.START_DEVIATION
+                for s in skills
+            )
+            assert min(places) == 1 and max(places) <= n + 1
 
 
 def test_ms_figures() -> None:
