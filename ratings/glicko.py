@@ -12,7 +12,8 @@ three departures, each measured on ``bench/rating_quality.py`` (docs/ratings.md 
    moves more the longer they are away (``before_game``).
 2. **A table's pairs are weighted.** The N - 1 results of one table come from one performance, so
    they are not independent games: each counts ``(N - 1) ** -PAIR_EXPONENT`` of one (all of one at
-   two players).
+   two players). (Weighting pairs by how far apart they finished as well measured slightly better
+   but broke a rule players rely on: finishing higher never gains less.)
 3. **A steeper scale for a table's pairs.** The expected score against each opponent is
    ``1 / (1 + exp(-STEEPNESS g (mu - mu_j)))``: ``STEEPNESS`` below 1 says a place at a card table
    is noisier than a chess result, and keeps the ratings as widely spread as the players' skills.
@@ -56,8 +57,9 @@ PAIR_EXPONENT = 0.4
 STEEPNESS = 0.85
 
 #: A rating whose deviation is above this is provisional: shown with a "?", hidden from the
-#: leaderboards by default. A newcomer's deviation falls below it after about 8 games.
-PROVISIONAL_DEVIATION = 140.0
+#: leaderboards by default. A newcomer's deviation falls below it after 3 games at tables of six
+#: to eight, 5 at four, 10 at two (a regular's settles at about 95 to 128, big tables to two).
+PROVISIONAL_DEVIATION = 150.0
 
 
 @dataclass(frozen=True, slots=True)

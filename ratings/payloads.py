@@ -16,7 +16,7 @@ class RowOutput(TypedDict):
     games: int
     provisional: bool
     deviation: Annotated[
-        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+        float, Doc("How far off the rating may be (Elo points); provisional above 150")
     ]
 
 
@@ -46,7 +46,7 @@ class PoolRatingOutput(TypedDict):
     provisional: bool
     peak: float
     deviation: Annotated[
-        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+        float, Doc("How far off the rating may be (Elo points); provisional above 150")
     ]
 
 
@@ -57,7 +57,7 @@ class PlayerOutput(TypedDict):
     games: int
     provisional: bool
     deviation: Annotated[
-        float, Doc("How far off the rating may be (Elo points); provisional above 140")
+        float, Doc("How far off the rating may be (Elo points); provisional above 150")
     ]
     rank: int | None
     history: list[HistoryOutput]

@@ -118,7 +118,7 @@ def test_a_provisional_rating_shows_its_question_mark_and_deviation(
     page = new_page(viewport={"width": width, "height": height})
     page.goto(asgi_server + "/leaderboard/")
     assert "newcomer" not in rows(page)  # hidden by default
-    page.get_by_label("Show provisional players (deviation above 140)").check()
+    page.get_by_label("Show provisional players (deviation above 150)").check()
     page.get_by_role("button", name="Show").click()
     row = page.locator("table.leaderboard tbody tr", has_text="newcomer")
     expect(row.locator("td.rating")).to_have_text("1990?")

@@ -188,7 +188,7 @@ def test_the_search_says_why_a_player_is_not_on_the_board(
     assert "No player is called “nobody”." in page(client, "?player=nobody")
     assert "eve has no rated game in this pool (Everyone)." in page(client, "?player=eve")
     hidden = page(client, "?player=bob")
-    assert "bob is provisional in this pool (rating 1650, deviation 250, above 140)" in hidden
+    assert "bob is provisional in this pool (rating 1650, deviation 250, above 150)" in hidden
     assert found_row(hidden) is None
     assert found_row(page(client, "?player=bob&provisional=1")) == "bob"
     filtered = page(client, "?player=cid&min_games=30")
