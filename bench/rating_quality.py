@@ -1,7 +1,9 @@
 """Rating-quality benchmark: how well ratings order the players at a table; prints one JSON object.
 
 Run from the repository root: ``python bench/rating_quality.py [--players N] [--games N]
-[--runs N] [--seed N] [--spread S] [--drift S] [--noise S] [--horizon N] [--quick]``.
+[--runs N] [--seed N] [--spread S] [--drift S] [--noise S] [--horizon N] [--quick]
+[--variants]``. ``--variants`` adds ours with one constant changed (``VARIANTS``), which is how
+ratings/glicko.py's constants were chosen.
 
 The population is Elo-MMR's synthetic one (Ebtekar & Liu, "Elo-MMR: A Rating System for Massive
 Multiplayer Competitions", their small synthetic set: 1000 players, 15000 rounds of 5): skills
@@ -87,6 +89,7 @@ from bench.ratings_bench.systems import (
     Simulation,
     simulate,
 )
+from ratings.glicko import GLICKO_SCALE
 
 BLOCKS = 50
 CHECKPOINTS = 20
@@ -347,22 +350,37 @@ def percentile(values: list[float], q: float) -> float | None:
     return None if math.isinf(v) else v
 
 
-def build_systems(players: int) -> dict[str, System]:
-    return {
+#: ``--variants``: ours with one constant changed, to show why each has its value (the drift in
+#: points: a volatility of 0.15 or 0.30; the pair exponent 0 counts every pair as a game, 0.6
+#: less; steepness 1 is Glicko-2's own scale).
+VARIANTS: dict[str, dict[str, float]] = {
+    "ours_drift_0.15": {"drift": 0.15 * GLICKO_SCALE},
+    "ours_drift_0.30": {"drift": 0.30 * GLICKO_SCALE},
+    "ours_pairs_0": {"exponent": 0.0},
+    "ours_pairs_0.6": {"exponent": 0.6},
+    "ours_steepness_1": {"steepness": 1.0},
+}
+
+
+def build_systems(players: int, variants: bool = False) -> dict[str, System]:
+    systems: dict[str, System] = {
         "ours": GlickoSystem(players),
         "glicko2": Glicko2System(players),
         "openskill_pl": OpenSkillSystem(players),
         "elo_k60": EloSystem(players, ELO_K60),
     }
+    if variants:
+        systems.update({name: GlickoSystem(players, **o) for name, o in VARIANTS.items()})
+    return systems
 
 
-def one_population(p: Population, horizon: int) -> PopulationRun:
-    """Simulate one population and run every system on it."""
+def one_population(p: Population, horizon: int, variants: bool = False) -> PopulationRun:
+    """Simulate one population and run every system on it (``VARIANTS`` too if asked)."""
     sim = simulate(p)
     newcomers = newcomer_games(sim, horizon)
     scale = points_per_skill(p.noise)
     tallies: dict[str, Tally] = {}
-    for name, system in build_systems(p.players).items():
+    for name, system in build_systems(p.players, variants).items():
         run = run_system(system, sim, newcomers, scale)
         tally = Tally(correct=run.correct, calibration=run.calibration, seconds=run.seconds)
         if run.fits:
@@ -566,6 +584,7 @@ def parse(argv: list[str] | None) -> tuple[Population, int, int]:
     parser.add_argument("--noise", type=float, default=d.noise, help="SD of performance noise")
     parser.add_argument("--horizon", type=int, default=60, help="newcomers' games followed")
     parser.add_argument("--quick", action="store_true", help="500 players, 6000 games, 1 run")
+    parser.add_argument("--variants", action="store_true", help="ours with other constants too")
     args = parser.parse_args(argv)
     if args.players < 500:
         parser.error("--players must be at least 500")
@@ -577,9 +596,11 @@ def parse(argv: list[str] | None) -> tuple[Population, int, int]:
 
 def main(argv: list[str] | None = None) -> None:
     population, runs, horizon = parse(argv)
+    variants = "--variants" in (sys.argv[1:] if argv is None else argv)
     start = time.process_time()
     done = [
-        one_population(replace(population, seed=population.seed + i), horizon) for i in range(runs)
+        one_population(replace(population, seed=population.seed + i), horizon, variants)
+        for i in range(runs)
     ]
     tallies, games = pooled(done)
     block = max(1, math.ceil(population.games / BLOCKS))

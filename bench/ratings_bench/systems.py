@@ -333,8 +333,21 @@ class GlickoSystem:
 
     fixed_scale = True
 
-    def __init__(self, players: int) -> None:
+    def __init__(
+        self,
+        players: int,
+        *,
+        drift: float | None = None,
+        exponent: float | None = None,
+        steepness: float | None = None,
+    ) -> None:
+        """``drift`` (points), ``exponent`` (the pair weight's) and ``steepness`` other than the
+        module's: the variants ``--variants`` compares."""
         self.skills = [Skill()] * players
+        self.drift = drift
+        self.options = {
+            k: v for k, v in (("exponent", exponent), ("steepness", steepness)) if v is not None
+        }
 
     def rating(self, player: int) -> float:
         return self.skills[player].rating
@@ -346,12 +359,16 @@ class GlickoSystem:
         return [self.skills[p].rating for p in players]
 
     def chances(self, players: Sequence[int]) -> list[float]:
-        return win_chances(self.scores(players))
+        steepness = self.options.get("steepness")
+        if steepness is None:
+            return win_chances(self.scores(players))
+        return win_chances(self.scores(players), steepness)
 
     def update(self, players: Sequence[int], places: Sequence[int]) -> None:
+        drift = () if self.drift is None else (self.drift,)
         brought = [
-            Skill(s.rating, before_game(s.deviation, 0.0))
+            Skill(s.rating, before_game(s.deviation, 0.0, *drift))
             for s in (self.skills[p] for p in players)
         ]
-        for p, skill in zip(players, rate_table(brought, places), strict=True):
+        for p, skill in zip(players, rate_table(brought, places, **self.options), strict=True):
             self.skills[p] = skill

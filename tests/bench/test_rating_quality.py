@@ -118,6 +118,26 @@ def test_ours_is_compute_s_glicko_with_a_drift_per_game() -> None:
     assert system.fixed_scale is True
 
 
+def test_the_variants_change_one_constant_each() -> None:
+    systems = rq.build_systems(4, variants=True)
+    assert set(rq.VARIANTS) <= set(systems) and "ours" in systems
+    assert set(rq.build_systems(4)) == {"ours", "glicko2", "openskill_pl", "elo_k60"}
+    steep = systems["ours_steepness_1"]
+    steep.update([0, 1], [1, 2])
+    brought = [glicko.Skill(1500, glicko.before_game(glicko.START_DEVIATION, 0.0))] * 2
+    assert [steep.rating(0), steep.rating(1)] == [
+        s.rating for s in glicko.rate_table(brought, [1, 2], steepness=1.0)
+    ]
+    assert steep.chances([0, 1]) == glicko.win_chances([steep.rating(0), steep.rating(1)], 1.0)
+    slow = systems["ours_drift_0.15"]
+    slow.update([0, 1], [1, 2])
+    slow.update([0, 1], [1, 2])
+    ours = systems["ours"]
+    ours.update([0, 1], [1, 2])
+    ours.update([0, 1], [1, 2])
+    assert slow.deviation(0) < ours.deviation(0)  # less drift: a smaller deviation after two
+
+
 def test_every_system_gives_chances_of_first_that_favour_the_better_rated() -> None:
     ours, pairwise = GlickoSystem(3), Glicko2System(3)
     for system in (ours, pairwise, EloSystem(3, ELO_K60), OpenSkillSystem(3)):
