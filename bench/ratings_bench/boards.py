@@ -254,7 +254,7 @@ def finished_table(standard: Any, rules: dict[str, Any], seated: list[int]) -> i
     ]
     GameResult.objects.create(
         table=table,
-        winner=placements[0]["player"],
+        winner=f"p{seated[0]:07d}",
         ended="target",
         placements=placements,
         hands=[],
