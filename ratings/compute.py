@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import datetime
 
 from ratings.elo import START, rated_places
@@ -51,8 +52,7 @@ class Game:
         return self.played and len(self.players) >= 2 and sum(p.acted for p in self.players) >= 2
 
 
-@dataclass(frozen=True, slots=True)
-class Standing:
+class Standing(NamedTuple):
     """A player's rating in a pool between games."""
 
     rating: float = START
@@ -78,8 +78,7 @@ class Standing:
         return Skill(self.rating, before_game(self.deviation, days))
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
+class Change(NamedTuple):
     """What one game did to one player's rating in one pool."""
 
     pool: int
