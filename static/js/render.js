@@ -128,12 +128,38 @@ function fan(size) {
   return el("span", { class: "fan", "aria-hidden": "true" }, Array.from({ length: Math.min(size, 7) }, () => el("span", { class: "back" })));
 }
 
+/** What a seat's chance of finishing first says, on its plate and in the game-over panel. */
+export const CHANCE_TITLE = "chance of finishing first, from the ratings before the game";
+
+/** A chance (0 to 1) in whole percents; "<1 %" and ">99 %" rather than a 0 or a 100, which
+ * would say impossible or certain. The no-break space keeps the number with its sign. */
+export function percent(p) {
+  const whole = Math.round(p * 100);
+  if (whole < 1) return "<1\u00a0%";
+  if (whole > 99) return ">99\u00a0%";
+  return `${whole}\u00a0%`;
+}
+
+/** The plate's last lines (the mover's clock, the bank, the badges) with the chance of finishing
+ * first at the right of one of them: the clock's time (the bank is hidden on a phone), else the
+ * last line, else a line of its own. So no plate grows taller with a chance than a plate could
+ * without one, and the strip of plates on a phone no taller at all while someone is to move. */
+function plateFoot([clockbox, ...rest], chance) {
+  const shown = [clockbox, ...rest].filter(Boolean);
+  if (chance === undefined) return shown;
+  const note = el("span", { class: "chance", title: CHANCE_TITLE }, `${percent(chance)} to win`);
+  if (shown.length === 0) return [note];
+  const host = clockbox ?? shown.at(-1);
+  return shown.map((line) => (line === host ? el("span", { class: "plate-foot" }, line, note) : line));
+}
+
 /**
  * A seat plate: connection, name (a link to their page), rating, the cards they hold, score,
- * bank, badges, and the clock with a ring round the plate of the player to move. `place` gives
- * the plate's spot round the felt (`--x`, `--y` percentages, or "me" at the bottom).
+ * the chance of finishing first (rated games), bank, badges, and the clock with a ring round the
+ * plate of the player to move. `place` gives the plate's spot round the felt (`--x`, `--y`
+ * percentages, or "me" at the bottom).
  */
-export function plate(p, { view, clock, deadline, rating, seat, place }) {
+export function plate(p, { view, clock, deadline, rating, chance, seat, place }) {
   const turn = p.name === view.turn && view.phase !== "game_over";
   const size = Array.isArray(p.hand) ? p.hand.length : p.hand;
   const online = p.connected ? "connected" : "not connected";
@@ -155,10 +181,15 @@ export function plate(p, { view, clock, deadline, rating, seat, place }) {
       shownRating ? el("span", { class: "rating", title: rating.provisional ? "rating (provisional)" : "rating" }, shownRating) : null,
     ),
     el("span", { class: "plate-body" }, fan(size), el("span", { class: "meta" }, `${plural(size, "card")} · ${plural(p.score, "point")}`)),
-    turn ? moverClock(p.name, clock, deadline) : null,
-    bankLeft(p.name, clock),
-    p.absent ? el("span", { class: "badge absent", title: "their turns are played by the server" }, "absent") : null,
-    !p.connected && !p.absent ? el("span", { class: "badge away", title: "not connected" }, "away") : null,
+    plateFoot(
+      [
+        turn ? moverClock(p.name, clock, deadline) : null,
+        bankLeft(p.name, clock),
+        p.absent ? el("span", { class: "badge absent", title: "their turns are played by the server" }, "absent") : null,
+        !p.connected && !p.absent ? el("span", { class: "badge away", title: "not connected" }, "away") : null,
+      ],
+      chance,
+    ),
   );
 }
 
@@ -208,13 +239,15 @@ export function placements(view) {
   return (view.placements ?? []).map((p) => el("li", { value: p.place }, el("a", { href: playerUrl(p.player) }, p.player), `: ${plural(p.score, "point")}`));
 }
 
-/** Rating changes of a finished rated table (contract C's `ratings`), in the placements' order. */
-export function ratingRows(view, ratings) {
+/** Rating changes of a finished rated table (contract C's `ratings`), in the placements' order,
+ * with each player's chance of finishing first beside them when the page has them. */
+export function ratingRows(view, ratings, chances) {
   const order = (view.placements ?? []).map((p) => p.player);
   const names = order.length ? order : Object.keys(ratings);
+  const head = (h) => el("th", { scope: "col", title: h === "Chance" ? CHANCE_TITLE : null }, h);
   return [
     el("caption", {}, "Ratings"),
-    el("thead", {}, el("tr", {}, ["Player", "Change", "New rating"].map((h) => el("th", { scope: "col" }, h)))),
+    el("thead", {}, el("tr", {}, (chances ? ["Player", "Chance", "Change", "New rating"] : ["Player", "Change", "New rating"]).map(head))),
     el(
       "tbody",
       {},
@@ -227,6 +260,7 @@ export function ratingRows(view, ratings) {
             "tr",
             { dataset: { player: n } },
             el("th", { scope: "row" }, el("a", { href: playerUrl(n) }, n)),
+            chances ? el("td", { class: "chance" }, n in chances ? percent(chances[n]) : "") : null,
             el("td", { class: cls }, signed(r.change)),
             el("td", {}, `${r.after}${r.provisional ? "?" : ""}`),
           );

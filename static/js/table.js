@@ -25,6 +25,9 @@ const FRESH_MS = 1600; // how long the newest discard, meld or lay-off glows
 const ui = {
   frame: JSON.parse($("table-data").textContent), // the payload, then each frame merged in
   ratings: JSON.parse($("seat-ratings").textContent),
+  // {rated, chances}: each seated player's chance of finishing first, fixed for the game.
+  chances: JSON.parse($("seat-chances").textContent),
+  seatsAsked: null, // the players whose ratings and chances were last read again
   sort: "suit", // "suit", "rank" or "custom" (the player's own order, dragged)
   order: [], // the custom order: hand card keys
   selected: new Set(), // keys of selected hand cards ("7S#0")
@@ -253,15 +256,53 @@ function plateRating(frame, name) {
   return changed ? { rating: changed.after, provisional: changed.provisional } : ui.ratings?.[name];
 }
 
+/** The chances the page holds when they are for exactly these players, else null: a page
+ * served while the table waited has none, and the players who sat down after it have none. */
+function seatChances(view) {
+  const chances = ui.chances?.chances ?? {};
+  const names = view.players.map((p) => p.name);
+  const exact = names.length === Object.keys(chances).length && names.every((n) => n in chances);
+  return exact ? chances : null;
+}
+
+/** A rated game began after this page was served: read the seated players' ratings and chances
+ * again from the page as the server serves it now (they are the server's to compute), once for
+ * each set of players. Nothing else on the page changes. */
+async function refreshSeats(view) {
+  const key = view.players.map((p) => p.name).join("\n");
+  if (!ui.chances?.rated || ui.seatsAsked === key) return;
+  ui.seatsAsked = key;
+  try {
+    const answer = await fetch(location.pathname, { credentials: "same-origin", headers: { Accept: "text/html" } });
+    if (!answer.ok) return;
+    const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+    ui.ratings = JSON.parse(page.getElementById("seat-ratings").textContent);
+    ui.chances = JSON.parse(page.getElementById("seat-chances").textContent);
+  } catch {
+    return; // offline: the plates go on without them
+  }
+  render();
+}
+
 function renderGame(view) {
   const frame = ui.frame;
   const player = Boolean(me(view));
   const over = view.phase === "game_over";
   const spots = places(view);
   const seat = seatOf(view);
+  const chances = seatChances(view);
+  if (!chances) refreshSeats(view);
   $("players").replaceChildren(
     ...view.players.map((p, i) =>
-      draw.plate(p, { view, clock: frame.clock, deadline: frame.deadline, rating: plateRating(frame, p.name), seat: i, place: spots[i] }),
+      draw.plate(p, {
+        view,
+        clock: frame.clock,
+        deadline: frame.deadline,
+        rating: plateRating(frame, p.name),
+        chance: chances?.[p.name],
+        seat: i,
+        place: spots[i],
+      }),
     ),
   );
   $("felt").dataset.seats = String(view.players.length);
@@ -306,7 +347,7 @@ function renderGame(view) {
   $("scores").replaceChildren(...draw.scores(view));
   $("deal-list").replaceChildren(...draw.deals(view, frame.rules));
   renderBreak(frame, view, seat);
-  renderResult(frame, view, player, seat);
+  renderResult(frame, view, player, seat, chances);
 }
 
 /** The hand-over summary through the break between hands (contract B), with its countdown. */
@@ -332,7 +373,7 @@ function tickBreak() {
 }
 
 /** Game over: places, rating changes (contract C) and the rematch offer. */
-function renderResult(frame, view, player, seat) {
+function renderResult(frame, view, player, seat, chances) {
   const over = view.phase === "game_over";
   $("result").hidden = !over;
   if (!over) return;
@@ -344,7 +385,7 @@ function renderResult(frame, view, player, seat) {
     extra = draw.el("table", { id: "rating-changes", class: "ratings" });
     $("placements").after(extra);
   }
-  if (frame.ratings) extra.replaceChildren(...draw.ratingRows(view, frame.ratings));
+  if (frame.ratings) extra.replaceChildren(...draw.ratingRows(view, frame.ratings, chances));
   let summary = $("final-hand");
   if (frame.last_hand && !summary) {
     summary = draw.el("table", { id: "final-hand", class: "summary" });

@@ -15,6 +15,7 @@ from games import finalization
 from games.models import Table
 from games.moves import card_phrase
 from games.selectors import table_answer
+from ratings.glicko import win_chances
 from tests.browser.pages import PageFactory
 from tests.browser.test_table_play import DESKTOP, PHONE, open_table
 from tests.games.finished import finished_table
@@ -219,11 +220,15 @@ def test_game_over_shows_the_real_rating_changes(new_page: PageFactory, asgi_ser
     ratings = answer(table)["ratings"]
     assert not ratings["ann"]["provisional"] and ratings["bob"]["provisional"]
     assert ratings["ann"]["change"] * ratings["bob"]["change"] < 0  # one won, one lost
+    # Each one's chance of finishing first, from the ratings before the game: ann's 1600
+    # against bob's start.
+    odds = win_chances([1600.0, 1500.0])
+    chances = {n: f"{round(100 * p)} %" for n, p in zip(["ann", "bob"], odds, strict=True)}
     for page in pages:
         for name, rating in ratings.items():
             new = f"{rating['after']}{'?' if rating['provisional'] else ''}"
             cells = page.locator(f"#rating-changes tr[data-player={name}] td")
-            expect(cells).to_have_text([signed(rating["change"]), new])
+            expect(cells).to_have_text([chances[name], signed(rating["change"]), new])
         no_sideways_scroll(page, "#result")
         shoot(page, "game-over-ratings")
     # The seat plates agree with the panel: bob's first game took him from 1500? to his new one.

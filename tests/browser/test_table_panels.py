@@ -167,8 +167,9 @@ def test_game_over_shows_rating_changes_and_answers_a_rematch(
     offer = {"accepted": ["gus"], "declined": [], "expires": expires, "table": None}
     wire.push(ratings=ratings, rematch=offer)
     changes = page.locator("#rating-changes")
-    expect(changes.locator("tr[data-player=gus] td")).to_have_text(["+12", "1512?"])
-    expect(changes.locator("tr[data-player=ivy] td")).to_have_text(["-9", "1491"])
+    # Chance: of finishing first, from the ratings before the game (all three new: even).
+    expect(changes.locator("tr[data-player=gus] td")).to_have_text(["33 %", "+12", "1512?"])
+    expect(changes.locator("tr[data-player=ivy] td")).to_have_text(["33 %", "-9", "1491"])
     expect(changes.get_by_role("link", name="hal")).to_have_attribute("href", "/players/hal/")
     expect(page.locator(".rematch-state")).to_contain_text("accepted: gus")
     page.screenshot(path=str(SHOTS / "desktop-game-over-rematch.png"))
