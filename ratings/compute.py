@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
 from datetime import datetime
+from typing import NamedTuple
 
 from ratings.elo import START, rated_places
 from ratings.glicko import (
