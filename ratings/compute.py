@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
@@ -25,8 +24,7 @@ from ratings.glicko import (
 Key = tuple[int, int]  # (pool id, user id)
 
 
-@dataclass(frozen=True, slots=True)
-class Player:
+class Player(NamedTuple):
     """One seat of a finished game as the ratings read it."""
 
     user: int
@@ -35,8 +33,7 @@ class Player:
     acted: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+class Game(NamedTuple):
     """A finished game of a rated table and the pools it counts in."""
 
     table: int
@@ -95,22 +92,33 @@ def rate_game(game: Game, standings: Mapping[Key, Standing]) -> list[Change]:
     """The changes ``game`` makes in each of its pools, from the standings before it."""
     if not game.counted:
         return []
-    places = rated_places([p.place for p in game.players], [p.absent for p in game.players])
+    players, at = game.players, game.finished_at
+    n = len(players)
+    places = rated_places([p.place for p in players], [p.absent for p in players])
     changes: list[Change] = []
+    add = changes.append
     for pool in game.pools:
-        olds = [standings.get((pool, p.user)) for p in game.players]
-        now = [old or Standing() for old in olds]
-        brought = [s.brought_to(game.finished_at) for s in now]
+        olds = [standings.get((pool, p.user)) for p in players]
+        # A newcomer brings exactly ``Standing().brought_to(at)``: the start, which no drift or
+        # time away can widen.
+        brought = [NEWCOMER if old is None else old.brought_to(at) for old in olds]
         news = rate_table(brought, places)
-        n = len(game.players)
-        for player, old, cur, bring, new, place in zip(
-            game.players, olds, now, brought, news, places, strict=True
+        for player, old, bring, new, place in zip(
+            players, olds, brought, news, places, strict=True
         ):
-            peak = max(cur.peak, new.rating)
-            after = Standing(new.rating, cur.games + 1, peak, game.finished_at, new.deviation)
-            k = effective_k(new.deviation, n)
-            changes.append(Change(pool, player.user, old, after, k, place, n, bring.deviation))
+            rating, deviation = new
+            if old is None:
+                after = Standing(rating, 1, max(START, rating), at, deviation)
+            else:
+                after = Standing(rating, old.games + 1, max(old.peak, rating), at, deviation)
+            add(
+                Change(pool, player.user, old, after, effective_k(deviation, n), place, n, bring[1])
+            )
     return changes
+
+
+#: What a player without a rating in a pool brings to their first game there.
+NEWCOMER = Skill(START, START_DEVIATION)
 
 
 def bucket(rating: float) -> int:

@@ -28,6 +28,7 @@ checks Glickman's published example).
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -168,7 +169,12 @@ def effective_k(deviation_after: float, players: int) -> float:
     >>> round(effective_k(100.0, 2), 2)
     48.93
     """
-    return deviation_after**2 / GLICKO_SCALE * STEEPNESS * pair_weight(players) * (players - 1)
+    return deviation_after * deviation_after * _k_per_variance(players)
+
+
+@functools.cache
+def _k_per_variance(players: int) -> float:
+    return STEEPNESS * pair_weight(players) * (players - 1) / GLICKO_SCALE
 
 
 def win_chances(ratings: Sequence[float], steepness: float = STEEPNESS) -> list[float]:
