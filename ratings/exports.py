@@ -17,14 +17,13 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from asgiref.sync import sync_to_async
 from django.db.models import Count, Q
 
+from config.csvcells import spreadsheet_safe
 from ratings.glicko import provisional
 from ratings.models import RatingChange
 from ratings.selectors import Board, board_ratings
 
 HEADER = ("rank", "username", "rating", "games", "provisional", "deviation")
 CHUNK = 2000
-# A spreadsheet reads a cell starting with one of these as a formula (CSV injection).
-FORMULA_START = ("=", "+", "-", "@")
 
 
 class BoardReader:
@@ -57,7 +56,9 @@ class BoardReader:
             self.after = (rating, user_id)
             guess = "true" if provisional(deviation) else "false"
             n = games.get(user_id, total)
-            lines.append((self.rank, _cell(name), f"{rating:.1f}", n, guess, f"{deviation:.1f}"))
+            lines.append(
+                (self.rank, spreadsheet_safe(name), f"{rating:.1f}", n, guess, f"{deviation:.1f}")
+            )
         return _csv_text(lines)
 
     def _rows(self) -> list[tuple[float, str, int, int, float]]:
@@ -99,10 +100,6 @@ async def csv_rows_async(board: Board, chunk: int | None = None) -> AsyncIterato
     read = sync_to_async(reader.next_chunk)
     while text := await read():
         yield text
-
-
-def _cell(text: str) -> str:
-    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def _csv_text(rows: Iterable[Sequence[object]]) -> str:

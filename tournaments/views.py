@@ -18,6 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from config.csvcells import safe_row
 from config.errors import ServiceError
 from tournaments import entries, organizer, seed_order, services
 from tournaments.errors import EventError
@@ -81,7 +82,8 @@ def event_live(request: HttpRequest, slug: str) -> HttpResponse:
 def _csv(rows: list[list[Any]], name: str) -> HttpResponse:
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{name}"'
-    csv.writer(response).writerows(rows)
+    # Usernames, round names and reasons are typed by people: none may run as a formula.
+    csv.writer(response).writerows(safe_row(row) for row in rows)
     return response
 
 

@@ -176,6 +176,19 @@ def test_csv_exports(director: User) -> None:
     assert sorted(r[4] for r in rows[1:]) == FOUR
 
 
+def test_csv_exports_never_hand_a_spreadsheet_a_formula(director: User) -> None:
+    # Names a spreadsheet would run: Django's usernames allow a leading +, - or @.
+    names = ["+1+2", "-2+3", "@SUM(A1)", "ann"]
+    event = started_event(director, names, format="swiss", rounds=2)
+    decide_round(event, 1, director)
+    standings = browser().get(f"/events/{event.slug}/standings.csv").content.decode()
+    results = browser().get(f"/events/{event.slug}/results.csv").content.decode()
+    for text in (standings, results):
+        cells = [cell for row in csv.reader(io.StringIO(text)) for cell in row]
+        assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))]
+        assert {"'+1+2", "'-2+3", "'@SUM(A1)", "ann"} <= set(cells)
+
+
 # --- organizer tools -----------------------------------------------------------------------------
 
 
