@@ -1,4 +1,5 @@
-"""`POST /api/auth/register/` and `POST /api/auth/token/`, exactly as PROTOCOL.md gives them.
+"""`POST /api/auth/register/` and `POST /api/auth/token/`, exactly as PROTOCOL.md gives them, and
+`DELETE /api/auth/token/`, which revokes the caller's token.
 
 Both take credentials in the body, so they run without session authentication (no CSRF token
 needed) and are throttled per client address under the `auth` scope. They read JSON, and also
@@ -6,8 +7,17 @@ form-encoded bodies (`curl -d username=...`). `GET /api/auth/me/` answers who th
 session or `Authorization: Token KEY`.
 """
 
+from collections.abc import Sequence
+from typing import Any
+
+from django.http import HttpRequest
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
+from rest_framework.authentication import (
+    BaseAuthentication,
+    SessionAuthentication,
+    TokenAuthentication,
+)
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -55,6 +65,37 @@ class RegisterApi(AuthApi):
 
 
 class TokenApi(AuthApi):
+    """``POST`` trades credentials for the account's token; ``DELETE`` revokes the caller's
+    token (by ``Authorization: Token KEY``, or a session with its CSRF token), so the next
+    ``POST`` hands out a new one."""
+
+    def initialize_request(self, request: HttpRequest, *args: Any, **kwargs: Any) -> Request:
+        self.revoking = request.method == "DELETE"
+        return super().initialize_request(request, *args, **kwargs)
+
+    def get_authenticators(self) -> list[BaseAuthentication]:
+        if getattr(self, "revoking", False):
+            return [TokenAuthentication(), SessionAuthentication()]
+        return super().get_authenticators()
+
+    def get_permissions(self) -> Sequence[Any]:
+        if getattr(self, "revoking", False):
+            return [IsAuthenticated()]
+        return super().get_permissions()
+
+    @extend_schema(
+        operation_id="auth_token_revoke",
+        request=None,
+        responses={
+            204: OpenApiResponse(description="The token is revoked."),
+            401: OpenApiResponse(ErrorOutput, description="not_authenticated"),
+            429: OpenApiResponse(ErrorOutput, description="throttled"),
+        },
+    )
+    def delete(self, request: Request) -> Response:
+        services.token_revoke(signed_in(request))
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
     @extend_schema(
         operation_id="auth_token",
         request=TokenInput,

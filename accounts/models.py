@@ -4,13 +4,27 @@ The user model is our own from the first migration: swapping it later is one of 
 Django cannot migrate, and profiles and ratings will hang off it.
 """
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from rest_framework.authtoken.models import Token
 
 
 class User(AbstractUser):
     """A player, organizer or club admin; every account can play."""
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        """Save; when an existing account's password was changed (``set_password`` since it was
+        read: the password page, the admin, a reset, ``changepassword``), its API tokens are
+        revoked too, as Django's sessions are: whoever held the old password must not keep the
+        account through a token."""
+        # ``set_password`` keeps the new raw password in ``_password`` until the save.
+        changed = self.pk is not None and getattr(self, "_password", None) is not None
+        super().save(*args, **kwargs)
+        if changed:
+            Token.objects.filter(user_id=self.pk).delete()
 
 
 class Club(models.Model):

@@ -57,6 +57,12 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
     return user, token
 
 
+def token_revoke(user: User) -> None:
+    """Revoke ``user``'s API token: requests with it are refused from now on, and the next
+    ``POST /api/auth/token/`` makes a new one."""
+    Token.objects.filter(user=user).delete()
+
+
 def token_for_credentials(*, request: HttpRequest | None, username: str, password: str) -> Token:
     """Return the user's API token, creating it on first use.
 

@@ -287,3 +287,97 @@ def test_throttling_counts_each_client_address_apart(
     assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.1").status_code == 401
     assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.1").status_code == 429
     assert api.post(TOKEN, wrong, format="json", REMOTE_ADDR="10.0.0.2").status_code == 401
+
+
+# --- revoking a token (issue 20, item 4) ----------------------------------------------------------
+
+
+def test_delete_revokes_the_callers_token_and_the_next_post_hands_out_a_new_one(
+    api: APIClient,
+) -> None:
+    user = UserFactory()
+    old = post(api, TOKEN, {"username": user.username, "password": PASSWORD}).json()["token"]
+    api.credentials(HTTP_AUTHORIZATION=f"Token {old}")
+    response = api.delete(TOKEN)
+    assert response.status_code == 204 and response.content == b""
+    assert api.get(ME).status_code == 401  # the revoked token opens nothing
+    assert api.delete(TOKEN).status_code == 401  # nor can it be revoked twice
+    api.credentials()
+    new = post(api, TOKEN, {"username": user.username, "password": PASSWORD}).json()["token"]
+    assert new != old and api.get(ME, HTTP_AUTHORIZATION=f"Token {new}").status_code == 200
+
+
+def test_delete_revokes_only_the_callers_token(api: APIClient) -> None:
+    ann, bob = UserFactory(), UserFactory()
+    bobs = Token.objects.create(user=bob)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=ann).key}")
+    assert api.delete(TOKEN).status_code == 204
+    assert Token.objects.filter(user=ann).count() == 0
+    assert Token.objects.get(user=bob) == bobs
+
+
+def test_delete_without_credentials_is_refused(api: APIClient) -> None:
+    response = api.delete(TOKEN)
+    assert response.status_code == 401
+    assert response.json()["error"] == "not_authenticated"
+
+
+def test_a_browser_session_revokes_its_token_with_its_csrf_token_only() -> None:
+    user = UserFactory()
+    Token.objects.create(user=user)
+    api = APIClient(enforce_csrf_checks=True)
+    api.force_login(user)
+    assert api.delete(TOKEN).status_code == 403  # a cross-site request cannot revoke it
+    assert Token.objects.filter(user=user).exists()
+
+
+def test_the_token_call_still_needs_no_session_or_csrf(api: APIClient) -> None:
+    user = UserFactory()
+    browser = APIClient(enforce_csrf_checks=True)
+    browser.force_login(user)
+    body = {"username": user.username, "password": PASSWORD}
+    assert post(browser, TOKEN, body).status_code == 200
+
+
+@pytest.mark.parametrize("how", ["set_password", "the password page", "the admin"])
+def test_a_password_change_revokes_the_accounts_token(how: str) -> None:
+    user = UserFactory()
+    key = Token.objects.create(user=user).key
+    client = APIClient()
+    if how == "set_password":
+        user.set_password("another sturdy passphrase 77")
+        user.save()
+    elif how == "the password page":
+        client.force_login(user)
+        page = client.post(
+            "/accounts/password/",
+            {
+                "old_password": PASSWORD,
+                "new_password1": "another sturdy passphrase 77",
+                "new_password2": "another sturdy passphrase 77",
+            },
+        )
+        assert page.status_code == 302
+        client.logout()
+    else:
+        admin = UserFactory(is_staff=True, is_superuser=True)
+        client.force_login(admin)
+        page = client.post(
+            f"/admin/accounts/user/{user.pk}/password/",
+            {
+                "password1": "another sturdy passphrase 77",
+                "password2": "another sturdy passphrase 77",
+            },
+        )
+        assert page.status_code == 302
+        client.logout()
+    assert not Token.objects.filter(user=user).exists()
+    assert client.get(ME, HTTP_AUTHORIZATION=f"Token {key}").status_code == 401
+
+
+def test_saving_an_account_without_a_new_password_keeps_its_token() -> None:
+    user = UserFactory()
+    token = Token.objects.create(user=user)
+    user.email = "new@example.com"
+    user.save()
+    assert Token.objects.get(user=user) == token
