@@ -50,6 +50,8 @@ MATRIX: list[Row] = [
     row("POST /api/auth/register/", b.register, everyone=201),
     row("POST /api/auth/token/", b.credentials, anon=401, logged=200),
     row("GET /api/auth/me/", anon=401, logged=200),
+    # Each revokes the caller's own token (rolled back after the row, as every row's change is).
+    row("DELETE /api/auth/token/", anon=401, logged=204),
     # --- rule sets, ratings: public ---
     row("GET /api/rulesets/", everyone=200),
     row("GET /api/rulesets/standard/", everyone=200),
