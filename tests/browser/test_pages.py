@@ -88,8 +88,9 @@ def test_api_docs_render_from_local_assets_only(page: Page, live_server) -> None
     requested: list[str] = []
     page.on("request", lambda request: requested.append(request.url))
     page.goto(live_server.url + "/api/docs/")
-    # Swagger UI builds the operation list from /api/schema/ in the browser.
-    expect(page.locator(".opblock-summary-path").first).to_be_visible()
+    # Swagger UI builds the operation list from /api/schema/ in the browser; building the schema
+    # took over the default 5 s once while the whole suite ran in parallel, so it gets 30 s.
+    expect(page.locator(".opblock-summary-path").first).to_be_visible(timeout=30_000)
     expect(page.locator("body")).to_contain_text("/api/auth/register/")
     outside = [url for url in requested if not url.startswith(live_server.url)]
     assert outside == [], f"the docs page fetched from outside the service: {outside}"
