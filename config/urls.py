@@ -5,6 +5,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.health import healthz
+from config.metrics_view import metrics
 from tournaments.home import home_page
 
 urlpatterns = [
@@ -25,6 +26,7 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics, name="metrics"),
 ]
 
 # Under /api/ a path that matches no route answers JSON, as every other API error does.

@@ -30,6 +30,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import DatabaseError
 
 from config.errors import BAD_REQUEST, ServiceError, error_frame
+from config.metrics import OPEN_SOCKETS
 from config.unavailable import is_unavailable, unavailable_error
 
 # A real message is a few hundred bytes; anything near this is a mistake or an attack.
@@ -108,6 +109,23 @@ class RateLimitedConsumer(AsyncJsonWebsocketConsumer):
             settings.WS_RATE_BURST, settings.WS_RATE_PER_SECOND, type(self).clock
         )
         self.closing = False  # the server has closed this socket
+        self.in_gauge = False  # counted in the open sockets' gauge (config.metrics)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The consumer's whole life: out of the gauge however it ends (a close, a handler
+        that failed and took the socket down without a ``disconnect``, a cancelled task)."""
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.in_gauge:
+                self.in_gauge = False
+                OPEN_SOCKETS.labels(type(self).__name__).dec()
+
+    async def accept(self, subprotocol: str | None = None, headers: Any = None) -> None:
+        await super().accept(subprotocol, headers)
+        if not self.in_gauge:
+            self.in_gauge = True
+            OPEN_SOCKETS.labels(type(self).__name__).inc()
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         self.closing = True

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import User
+from config.metrics import TURN_TIMER_LATENESS
 from games import clock, push, timers
 from games.engine.errors import FORBIDDEN, NOT_SEATED, WRONG_PHASE, EngineError
 from games.engine.timeout import apply_timeout, mark_back
@@ -82,6 +83,7 @@ def table_enforce_deadline(
             player=mover,
             data=data,
         )
+        TURN_TIMER_LATENESS.labels(by).observe((now - due).total_seconds())
     return True
 
 

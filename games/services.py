@@ -10,6 +10,7 @@ refusals of ``games.refusals``, checked under the lock; the pages ask the same c
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,7 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Club, User
-from config.errors import refuse
+from config.errors import ServiceError, refuse
+from config.metrics import TABLE_ACTION_SECONDS
 from games import push, rows
 from games.engine.actions import Action, parse_action
 from games.engine.engine import Transition, apply
@@ -284,6 +286,24 @@ def table_apply_action(
     :raises TableError: ``not_seated``; ``wrong_phase`` before the start; ``game_over``;
         ``stale_version`` (409, with the current ``version``); any engine error code.
     """
+    # Timed by outcome (config.metrics): the count of applied ones is the actions per second.
+    started = time.perf_counter()
+    outcome = "error"
+    try:
+        result = _apply(table_id, user, action, version, client_id)
+    except ServiceError:
+        outcome = "refused"
+        raise
+    else:
+        outcome = "repeated" if result.repeated else "applied"
+        return result
+    finally:
+        TABLE_ACTION_SECONDS.labels(outcome).observe(time.perf_counter() - started)
+
+
+def _apply(
+    table_id: int, user: User, action: object, version: object, client_id: object
+) -> ActionResult:
     _validate_request(version, client_id)
     try:
         with transaction.atomic():

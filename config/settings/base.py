@@ -8,10 +8,14 @@ Two ways to run with the same code:
 Each of `DATABASE_URL` and `REDIS_URL` switches its own part, so they can be set one at a time.
 """
 
+from ipaddress import ip_network
 from pathlib import Path
 
 import environ
 from django.utils.csp import CSP
+
+from config.logs import logging_config
+from config.sentry import init_sentry
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -51,9 +55,13 @@ INSTALLED_APPS = [
     "ratings",
     "tournaments",
     "lobby",
+    # Request metrics (its middleware, first and last below); /metrics is config.metrics_view.
+    "django_prometheus",
 ]
 
 MIDDLEWARE = [
+    # Times every request, whatever answers it (the last middleware closes the measurement).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -68,6 +76,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,16 +121,39 @@ SECURE_CSP = {
 }
 
 # --- Database ----------------------------------------------------------------------------------
+# On PostgreSQL each process keeps a pool of connections (psycopg_pool, through Django): a
+# request or task takes one for its duration and gives it back. Persistent per-thread
+# connections (CONN_MAX_AGE) suit a threaded WSGI server with a fixed set of threads; under ASGI
+# every request may run in a thread of its own, and one daphne process was seen holding 59 idle
+# connections after bursts (PostgreSQL allows 100 in all). The pool holds DB_POOL_MIN_SIZE open,
+# opens up to DB_POOL_MAX_SIZE under load, closes those above the minimum after DB_POOL_MAX_IDLE
+# idle seconds, and a request that finds every connection busy waits DB_POOL_TIMEOUT seconds
+# before it fails (503, as with a database out of reach). Budget: max size times processes (web
+# servers plus worker processes) stays under the server's max_connections (docs/scaling.md).
+# DB_POOL=false goes back to persistent connections (DJANGO_CONN_MAX_AGE seconds).
+DB_POOL = env.bool("DB_POOL", default=True)
+DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=2)
+DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+DB_POOL_MAX_IDLE = env.float("DB_POOL_MAX_IDLE", default=60.0)
 if DATABASE_URL:
     DATABASES = {"default": env.db_url("DATABASE_URL")}
-    # Persistent connections save a connect per request; health checks drop dead ones first.
-    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
+    # Health checks drop dead connections first (a pooled one is checked as it is handed out).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        _options = DATABASES["default"].setdefault("OPTIONS", {})
         # Seconds; without it a vanished server stalls a request (and /healthz) for minutes.
-        DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
-            "connect_timeout", env.int("DJANGO_DB_CONNECT_TIMEOUT", default=5)
-        )
+        _options.setdefault("connect_timeout", env.int("DJANGO_DB_CONNECT_TIMEOUT", default=5))
+        if DB_POOL:
+            # Django refuses a pool beside persistent connections: closing gives back to the pool.
+            DATABASES["default"]["CONN_MAX_AGE"] = 0
+            _options["pool"] = {
+                "min_size": DB_POOL_MIN_SIZE,
+                "max_size": DB_POOL_MAX_SIZE,
+                "timeout": DB_POOL_TIMEOUT,
+                "max_idle": DB_POOL_MAX_IDLE,
+            }
 else:
     DATABASES = {
         "default": {
@@ -375,9 +407,34 @@ TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("DJANGO_LOG_LEVEL", default="INFO")},
-}
+# --- Logs ----------------------------------------------------------------------------------------
+# One line per record on stdout: JSON objects in production (LOG_FORMAT=json, production.py's
+# default), plain text here. Celery's per-run lines of the periodic tasks are DEBUG, so an idle
+# service logs next to nothing (config/logs.py). DJANGO_LOG_LEVEL is the older name of LOG_LEVEL.
+LOG_LEVEL = env("LOG_LEVEL", default=env("DJANGO_LOG_LEVEL", default="INFO")).upper()
+LOG_FORMAT = env("LOG_FORMAT", default="text")
+PERIODIC_TASKS = sorted({str(entry["task"]) for entry in CELERY_BEAT_SCHEDULE.values()})
+LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS)
+
+# --- Metrics -------------------------------------------------------------------------------------
+# GET /metrics (Prometheus) answers a request with `Authorization: Bearer <METRICS_TOKEN>` or from
+# an address in METRICS_ALLOWED_NETWORKS (CIDR list), and is a 404 to anyone else; both are
+# empty by default (config/metrics_view.py). The worker serves its own on METRICS_PORT.
+METRICS_TOKEN = env("METRICS_TOKEN", default="")
+METRICS_ALLOWED_NETWORKS = [
+    str(ip_network(net, strict=False)) for net in env.list("METRICS_ALLOWED_NETWORKS", default=[])
+]
+METRICS_PORT = env.int("METRICS_PORT", default=0)
+# django-prometheus's migration gauges would query the database when the app loads.
+PROMETHEUS_EXPORT_MIGRATIONS = False
+
+# --- Error reports -------------------------------------------------------------------------------
+# Sentry, when SENTRY_DSN is set: web servers, worker and beat all load these settings
+# (config/sentry.py). No personal data is sent.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+init_sentry(
+    dsn=SENTRY_DSN,
+    environment=env("SENTRY_ENVIRONMENT", default=env("DJANGO_ENV", default="") or "development"),
+    release=env("SENTRY_RELEASE", default=None),
+    traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+)

@@ -16,8 +16,8 @@ ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 # TLS ends at the load balancer; it must set X-Forwarded-Proto for the redirect to work.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
-# The container health probe speaks plain HTTP from inside the network.
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# The container health probe and the metrics scraper speak plain HTTP from inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^metrics$"]
 SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=60 * 60 * 24 * 365)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env.bool("DJANGO_SECURE_HSTS_PRELOAD", default=True)
@@ -36,6 +36,10 @@ CSRF_COOKIE_SAMESITE = "Lax"
 # unless EMAIL_URL names the mailer (check --deploy refuses the console's, mail.E001).
 if not EMAIL_URL:
     MAILERS = {"default": smtp_mailer_from_env()}
+
+# JSON lines unless LOG_FORMAT says otherwise (config/logs.py).
+LOG_FORMAT = env("LOG_FORMAT", default="json")
+LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS)
 
 # Filled by `collectstatic` when the image is built (Dockerfile).
 STATIC_ROOT = env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))

@@ -42,6 +42,14 @@ else:
 # Threads of the live servers in browser tests close their connections after each request, so
 # the test database can be dropped at the end of the run.
 DATABASES["default"]["CONN_MAX_AGE"] = 0
+# No pool in the test process: with it, the socket tests (tests/games/test_consumers.py) stalled
+# on a full pool after some 50 tests. Each service call a test makes itself from its event loop
+# (database_sync_to_async(services.table_apply_action), say) took a connection that the close
+# after the call did not see, so it was never given back; the servers' own calls gave theirs
+# back (a real server's count stays at its bound: bench/db_connections.py). Without a pool such
+# a connection closes with its thread. The servers, workers and benches the tests start run
+# the full settings, pool included (tests/processes/test_db_pool.py counts their connections).
+DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 
 # Emails stay in memory (``django.core.mail.outbox``), in worker processes the tests start too.
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.locmem.EmailBackend"}}

@@ -98,13 +98,63 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
     )
     assert got["mode"] == "full"
     assert got["engine"] == "django.db.backends.postgresql"
-    assert got["conn_max_age"] > 0
+    # Pooled (persistent connections are off: Django refuses both at once), bounded.
+    assert got["conn_max_age"] == 0
     assert got["health_checks"] is True
     assert got["options"]["connect_timeout"] == 5
+    assert got["options"]["pool"] == {
+        "min_size": 2,
+        "max_size": 10,
+        "timeout": 10.0,
+        "max_idle": 60.0,
+    }
     assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"], "prefix": "asgi"}
     assert got["broker"] == "redis://cache.example:6379/0"
     assert got["embedded_worker"] is False
+
+
+def test_the_pool_is_sized_from_the_environment_or_turned_off(tmp_path: Path) -> None:
+    url = "postgres://rummy:pw@db.example:5432/rummy"
+    sized = settings_for(tmp_path, DATABASE_URL=url, DB_POOL_MIN_SIZE="1", DB_POOL_MAX_SIZE="4")
+    assert (sized["options"]["pool"]["min_size"], sized["options"]["pool"]["max_size"]) == (1, 4)
+    off = settings_for(tmp_path, DATABASE_URL=url, DB_POOL="false")
+    assert "pool" not in off["options"]
+    assert off["conn_max_age"] == 60
+
+
+SENTRY_STATE = """
+import json
+import django
+django.setup()
+import sentry_sdk
+client = sentry_sdk.get_client()
+pii = client.options.get("send_default_pii")
+print(json.dumps([client.is_active(), sorted(client.integrations), pii]))
+"""
+
+
+def test_sentry_reports_from_every_process_only_when_a_dsn_is_set(tmp_path: Path) -> None:
+    """Settings start Sentry (so the web servers and the worker, which both load them, report),
+    with the Django and Celery integrations and no personal data; without a DSN, nothing."""
+    dsn = "https://public@sentry.example/1"
+    on = run_python(SENTRY_STATE, clean_env(tmp_path, SENTRY_DSN=dsn))
+    assert on.returncode == 0, on.stderr
+    active, integrations, pii = json.loads(on.stdout)
+    assert active and {"django", "celery"} <= set(integrations) and pii is False
+    off = run_python(SENTRY_STATE, clean_env(tmp_path, SENTRY_DSN=""))
+    assert off.returncode == 0, off.stderr
+    assert json.loads(off.stdout)[0] is False
+
+
+def test_production_logs_json_lines_and_development_text(tmp_path: Path) -> None:
+    code = "from django.conf import settings as s; print(s.LOG_FORMAT)"
+    production = clean_env(
+        tmp_path, DJANGO_ENV="production", DJANGO_SECRET_KEY="k" * 60, DJANGO_ALLOWED_HOSTS="a"
+    )
+    assert run_python(code, production).stdout.split() == ["json"]
+    assert run_python(code, clean_env(tmp_path)).stdout.split() == ["text"]
+    assert run_python(code, {**production, "LOG_FORMAT": "text"}).stdout.split() == ["text"]
 
 
 def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
