@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from prometheus_client import REGISTRY
 
 from accounts.models import User
 from games import services, tasks
@@ -195,6 +196,21 @@ def test_a_draw_does_not_end_the_turn_so_its_deadline_and_timer_stay(
         act(table, to_move(table, users), DRAW)
     assert fresh(table).deadline == deadline and table.turn_started_at == T0
     assert sent.named(ENFORCE_TURN) == []
+
+
+def lateness(by: str) -> tuple[float, float]:
+    labels = {"by": by}
+    count = REGISTRY.get_sample_value("rummy_turn_timer_lateness_seconds_count", labels) or 0
+    total = REGISTRY.get_sample_value("rummy_turn_timer_lateness_seconds_sum", labels) or 0
+    return count, total
+
+
+def test_a_turn_played_by_the_clock_records_how_late_it_was(now: FakeTime, sent: Sends) -> None:
+    table = clocked(players("ann", "bob"))
+    count, total = lateness("sweep")
+    now.at(table.deadline + timedelta(milliseconds=1500))
+    assert table_enforce_deadline(table.pk, by="sweep") is True
+    assert lateness("sweep") == (count + 1, pytest.approx(total + 1.5))
 
 
 def test_a_timeout_spends_the_whole_bank_and_the_next_deadline_has_none(

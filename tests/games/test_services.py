@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from prometheus_client import REGISTRY
 
 from games import services
 from games.engine.errors import ERROR_CODES
@@ -164,6 +165,24 @@ def test_an_action_bumps_the_version_and_appends_one_log_row() -> None:
     assert row.action == {"type": "draw", "source": "stock"}
     assert row.events[0]["type"] == "drew" and "card" in row.events[0]
     assert state_of(table).phase == "play"
+
+
+def actions_timed(outcome: str) -> float:
+    return REGISTRY.get_sample_value("rummy_table_action_seconds_count", {"outcome": outcome}) or 0
+
+
+def test_each_action_is_timed_by_its_outcome() -> None:
+    """The histogram behind actions per second and action latency (config.metrics)."""
+    users = players("ann", "bob")
+    table = started_table(users)
+    mover = to_move(table, users)
+    before = {o: actions_timed(o) for o in ("applied", "repeated", "refused")}
+    draw = {"type": "draw", "source": "stock"}
+    act(table, mover, draw, client_id="c-1")
+    act(table, mover, draw, client_id="c-1")
+    refused("not_your_turn", act, table, next(u for u in users if u != mover), draw)
+    after = {o: actions_timed(o) - before[o] for o in before}
+    assert after == {"applied": 1, "repeated": 1, "refused": 1}
 
 
 def test_refusals_before_during_and_after_the_game() -> None:

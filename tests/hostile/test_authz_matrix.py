@@ -187,6 +187,8 @@ MATRIX: list[Row] = [
     # --- pages ---
     row("GET /", everyone=200),
     row("GET /healthz", everyone=200),
+    # For the monitoring system alone (a token or an allowed network, neither set here).
+    row("GET /metrics", everyone=404),
     row("GET /api/schema/", everyone=200),
     row("GET /api/docs/", everyone=200),
     row("GET /accounts/signup/", everyone=200),

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connections as databases
+from prometheus_client import REGISTRY
 
 from config import push as config_push
 from games import services as table_services
@@ -152,3 +153,15 @@ async def test_sync_answers_and_other_messages_are_refused(ann: Person) -> None:
 
 async def test_a_bad_token_is_refused() -> None:
     assert await refused("/ws/lobby/?token=nope") != 0
+
+
+def open_sockets() -> float:
+    return REGISTRY.get_sample_value("rummy_open_sockets", {"consumer": "LobbyConsumer"}) or 0.0
+
+
+async def test_open_sockets_are_counted_until_they_close() -> None:
+    before = open_sockets()
+    async with opened("/ws/lobby/") as socket:
+        await hello(socket)
+        assert open_sockets() == before + 1
+    assert open_sockets() == before
