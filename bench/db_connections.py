@@ -16,7 +16,8 @@ Each burst sends ``--requests`` GETs (pages and API reads that query the databas
 ``--concurrency`` client threads while ``--sockets`` anonymous lobby WebSockets are open. A
 sampler reads ``pg_stat_activity`` every 20 ms, counting the server's connections by their
 ``application_name`` (``PGAPPNAME``): ``idle`` once the server is up, ``peak`` during the bursts,
-``after`` two seconds after the last one, ``errors`` the answers other than 200.
+``after`` two seconds after the last one, ``errors`` the answers other than 200 (by status;
+0: none), ``others_on_server`` the other clients' connections on the PostgreSQL server then.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import sys
 import threading
 import time
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -71,6 +73,14 @@ class Sampler:
         with psycopg.connect(with_path(self.pg_url, "/postgres"), autocommit=True) as conn:
             return _count(conn)
 
+    def others(self) -> int:
+        import psycopg
+
+        query = "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        with psycopg.connect(with_path(self.pg_url, "/postgres"), autocommit=True) as conn:
+            row = conn.execute(query).fetchone()
+        return int(row[0]) - self.count() - 1  # less the server's and this query's own
+
     def _run(self) -> None:
         import psycopg
 
@@ -105,11 +115,12 @@ def get(url: str) -> int:
         return 0
 
 
-def burst(base: str, requests: int, concurrency: int) -> int:
-    """``requests`` GETs from ``concurrency`` threads; the answers other than 200."""
+def burst(base: str, requests: int, concurrency: int) -> Counter[int]:
+    """``requests`` GETs from ``concurrency`` threads; the answers other than 200 by status
+    (0: no answer)."""
     urls = [base + PATHS[i % len(PATHS)] for i in range(requests)]
     with ThreadPoolExecutor(concurrency) as pool:
-        return sum(status != 200 for status in pool.map(get, urls))
+        return Counter(status for status in pool.map(get, urls) if status != 200)
 
 
 @contextlib.contextmanager
@@ -156,10 +167,11 @@ def mode(args: argparse.Namespace, env: dict[str, str], pooled: bool) -> dict[st
         time.sleep(1)
         idle = sampler.count()
         started = time.monotonic()
-        errors = 0
+        errors: Counter[int] = Counter()
         with Sampler(env["DATABASE_URL"]) as during, sockets(port, args.sockets) as failed:
             for _ in range(args.bursts):
                 errors += burst(f"http://127.0.0.1:{port}", args.requests, args.concurrency)
+        others = sampler.others()
         seconds = time.monotonic() - started
         time.sleep(2)
         after = sampler.count()
@@ -167,7 +179,11 @@ def mode(args: argparse.Namespace, env: dict[str, str], pooled: bool) -> dict[st
         "idle": idle,
         "peak": max(during.counts, default=0),
         "after": after,
-        "errors": errors,
+        "errors": sum(errors.values()),
+        "errors_by_status": {str(k): v for k, v in sorted(errors.items())},
+        # Everyone else's connections on the PostgreSQL server just after the bursts (a shared
+        # server's max_connections is shared too).
+        "others_on_server": others,
         "sockets_failed": sum(failed),
         "seconds": round(seconds, 2),
     }

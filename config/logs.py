@@ -1,4 +1,9 @@
-"""The logging configuration: one line per record on stdout, JSON or plain text.
+"""The logging configuration: one line per record on the standard error stream, JSON or text.
+
+Standard error, not standard output: Docker, systemd and any process supervisor collect both
+alike, and standard output stays clean for what commands print for other programs to read
+(``manage.py tables_verify --json``, the benches' JSON, a probe's answer); with the log lines
+there too, those stopped parsing.
 
 In production every line is a JSON object (``time``, ``level``, ``logger``, ``message``, plus
 ``exc_info`` for a traceback and whatever ``extra`` a caller passed), so a log shipper reads the
@@ -55,7 +60,7 @@ def _task_name(record: logging.LogRecord) -> object:
 
 
 def logging_config(*, fmt: str, level: str, periodic_tasks: Iterable[str]) -> dict[str, Any]:
-    """Django's ``LOGGING``: every record to stdout in ``fmt`` (``json`` or ``text``) from
+    """Django's ``LOGGING``: every record to stderr in ``fmt`` (``json`` or ``text``) from
     ``level`` up, Celery's lines about ``periodic_tasks`` at DEBUG."""
     if fmt not in FORMATS:
         raise ValueError(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {fmt!r}")
@@ -76,12 +81,12 @@ def logging_config(*, fmt: str, level: str, periodic_tasks: Iterable[str]) -> di
         "formatters": {fmt: formatters[fmt]},
         "filters": {"periodic_tasks": periodic},
         "handlers": {
-            "stdout": {
+            "stderr": {
                 "class": "logging.StreamHandler",
-                "stream": "ext://sys.stdout",
+                "stream": "ext://sys.stderr",
                 "formatter": fmt,
             }
         },
-        "root": {"handlers": ["stdout"], "level": level},
+        "root": {"handlers": ["stderr"], "level": level},
         "loggers": {name: {"filters": ["periodic_tasks"]} for name in CELERY_TASK_LOGGERS},
     }

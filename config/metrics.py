@@ -69,6 +69,10 @@ PRIORITY_STEPS = (3, 6, 9)
 class QueueDepth(Collector):
     """The broker's backlog, read when scraped: the length of the default queue's lists."""
 
+    def describe(self) -> Iterator[GaugeMetricFamily]:
+        """The metric's name for the registry, without reading Redis (as ``collect`` would)."""
+        yield _family()
+
     def collect(self) -> Iterator[GaugeMetricFamily]:
         url = settings.CELERY_BROKER_URL
         if not url.startswith(("redis://", "rediss://")):
@@ -83,11 +87,15 @@ class QueueDepth(Collector):
             # A scrape still answers; the gap in the series shows the broker was out of reach.
             logger.warning("queue depth not read: %s", type(exc).__name__)
             return
-        family = GaugeMetricFamily(
-            "rummy_celery_queue_depth", "Celery tasks waiting for a worker.", labels=["queue"]
-        )
+        family = _family()
         family.add_metric([queue], depth)
         yield family
+
+
+def _family() -> GaugeMetricFamily:
+    return GaugeMetricFamily(
+        "rummy_celery_queue_depth", "Celery tasks waiting for a worker.", labels=["queue"]
+    )
 
 
 QUEUE_DEPTH = QueueDepth()

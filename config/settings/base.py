@@ -408,9 +408,10 @@ USE_I18N = True
 USE_TZ = True
 
 # --- Logs ----------------------------------------------------------------------------------------
-# One line per record on stdout: JSON objects in production (LOG_FORMAT=json, production.py's
-# default), plain text here. Celery's per-run lines of the periodic tasks are DEBUG, so an idle
-# service logs next to nothing (config/logs.py). DJANGO_LOG_LEVEL is the older name of LOG_LEVEL.
+# One line per record on stderr (stdout stays for commands' output): JSON objects in production
+# (LOG_FORMAT=json, production.py's default), plain text here. Celery's per-run lines of the
+# periodic tasks are DEBUG, so an idle service logs next to nothing (config/logs.py).
+# DJANGO_LOG_LEVEL is the older name of LOG_LEVEL.
 LOG_LEVEL = env("LOG_LEVEL", default=env("DJANGO_LOG_LEVEL", default="INFO")).upper()
 LOG_FORMAT = env("LOG_FORMAT", default="text")
 PERIODIC_TASKS = sorted({str(entry["task"]) for entry in CELERY_BEAT_SCHEDULE.values()})

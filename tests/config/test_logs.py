@@ -1,4 +1,4 @@
-"""config/logs.py: JSON lines on stdout, and an idle service's periodic tasks silent at INFO.
+"""config/logs.py: JSON lines on stderr, and an idle service's periodic tasks silent at INFO.
 
 The tasks run through Celery's own tracer (``apply``), which writes the worker's "succeeded"
 line; beat's "Sending due task" line is written by beat's own logger. Transactional: around a
@@ -45,7 +45,7 @@ def test_a_sweep_logs_nothing_at_info(configured: None, capsys: pytest.CaptureFi
     logging.getLogger("celery.beat").info(
         "Scheduler: Sending due task %s (%s)", "sweep-overdue-turns", "games.tasks.sweep"
     )
-    assert capsys.readouterr().out == ""
+    assert capsys.readouterr().err == ""
 
 
 @pytest.mark.django_db(transaction=True)
@@ -54,7 +54,7 @@ def test_other_tasks_keep_their_info_lines_as_json(
 ) -> None:
     use("json", "INFO")
     rematch_expired.apply(args=(0, "2026-01-01T00:00:00+00:00"))
-    [line] = lines(capsys.readouterr().out)
+    [line] = lines(capsys.readouterr().err)
     assert line["level"] == "INFO" and line["logger"] == "celery.app.trace"
     assert "games.tasks.rematch_expired" in str(line["message"])
     assert str(line["time"]).startswith("20") and "T" in str(line["time"])
@@ -66,7 +66,7 @@ def test_at_debug_the_sweep_lines_are_there_as_debug(
 ) -> None:
     use("json", "DEBUG")
     sweep.apply()
-    traced = [x for x in lines(capsys.readouterr().out) if x["logger"] == "celery.app.trace"]
+    traced = [x for x in lines(capsys.readouterr().err) if x["logger"] == "celery.app.trace"]
     assert [x["level"] for x in traced] == ["DEBUG"]
     assert "games.tasks.sweep" in str(traced[0]["message"])
 
@@ -78,7 +78,7 @@ def test_a_warning_of_a_periodic_task_keeps_its_level(
     logging.getLogger("celery.app.trace").warning(
         "Task %(name)s[%(id)s] retry", {"name": "games.tasks.sweep", "id": "1"}
     )
-    assert "WARNING celery.app.trace Task games.tasks.sweep[1] retry" in capsys.readouterr().out
+    assert "WARNING celery.app.trace Task games.tasks.sweep[1] retry" in capsys.readouterr().err
 
 
 def test_every_beat_task_is_quiet() -> None:
