@@ -128,13 +128,16 @@ SECURE_CSP = {
 # connections after bursts (PostgreSQL allows 100 in all). The pool holds DB_POOL_MIN_SIZE open,
 # opens up to DB_POOL_MAX_SIZE under load, closes those above the minimum after DB_POOL_MAX_IDLE
 # idle seconds, and a request that finds every connection busy waits DB_POOL_TIMEOUT seconds
-# before it fails (503, as with a database out of reach). Budget: max size times processes (web
-# servers plus worker processes) stays under the server's max_connections (docs/scaling.md).
+# before it fails (503, as with a database out of reach). That wait is also how long a query
+# takes to fail while the database is out of reach, so it is short: a socket's handshake makes
+# two such calls (its token, its table) and daphne drops a handshake after 5 s. Budget: max size
+# times processes (web servers plus worker processes) stays under max_connections
+# (docs/scaling.md).
 # DB_POOL=false goes back to persistent connections (DJANGO_CONN_MAX_AGE seconds).
 DB_POOL = env.bool("DB_POOL", default=True)
 DB_POOL_MIN_SIZE = env.int("DB_POOL_MIN_SIZE", default=2)
 DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
-DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=10.0)
+DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=2.0)
 DB_POOL_MAX_IDLE = env.float("DB_POOL_MAX_IDLE", default=60.0)
 if DATABASE_URL:
     DATABASES = {"default": env.db_url("DATABASE_URL")}
@@ -153,6 +156,10 @@ if DATABASE_URL:
                 "max_size": DB_POOL_MAX_SIZE,
                 "timeout": DB_POOL_TIMEOUT,
                 "max_idle": DB_POOL_MAX_IDLE,
+                # A connection that fails is retried with a growing backoff until this, then
+                # the next request tries afresh: the service recovers as soon as the database
+                # answers again (tests/faults/test_database_outage.py), not at the backoff's end.
+                "reconnect_timeout": 1.0,
             }
 else:
     DATABASES = {

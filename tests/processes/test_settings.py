@@ -105,8 +105,9 @@ def test_full_mode_when_services_are_set(tmp_path: Path) -> None:
     assert got["options"]["pool"] == {
         "min_size": 2,
         "max_size": 10,
-        "timeout": 10.0,
+        "timeout": 2.0,
         "max_idle": 60.0,
+        "reconnect_timeout": 1.0,
     }
     assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["layer_config"] == {"hosts": ["redis://cache.example:6379/0"], "prefix": "asgi"}
