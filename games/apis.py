@@ -125,7 +125,13 @@ class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_create",
         request=TableInput,
-        responses={201: TableAnswerOutput, **_ERRORS},
+        responses={
+            201: TableAnswerOutput,
+            **_ERRORS,
+            409: OpenApiResponse(
+                ErrorOutput, description="too_many_tables: you sit at the cap of waiting tables"
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         data = TableInput(data=request.data)
@@ -173,7 +179,12 @@ def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
 
 
 @_seat_call_schema(
-    "join", **{"409": OpenApiResponse(ErrorOutput, description="table_full or already_started")}
+    "join",
+    **{
+        "409": OpenApiResponse(
+            ErrorOutput, description="table_full, already_started or too_many_tables"
+        )
+    },
 )
 class TableJoinApi(SeatCallApi):
     call = staticmethod(services.table_join)

@@ -209,6 +209,11 @@ FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
 # A rematch offer stands this long from its first answer: time to read the result and decide,
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
+# Waiting tables (games.waiting): a player sits at this many at most, so one account cannot
+# fill the lobby's list, and one not started this long after it opened is closed (aborted) by
+# the sweep: half an hour is long for a club night's table to find its players.
+WAITING_TABLES_PER_PLAYER = env.int("WAITING_TABLES_PER_PLAYER", default=3)
+WAITING_TABLE_EXPIRY_SECONDS = env.float("WAITING_TABLE_EXPIRY_SECONDS", default=1800.0)
 EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
 # Quick play (lobby.tasks): every LOBBY_SWEEP_SECONDS the pools are matched again as rating
 # windows widen (5 points a second: a sweep every 3 s moves them 15 points), and a waiter whose

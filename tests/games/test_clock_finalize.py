@@ -225,16 +225,20 @@ def test_the_sweep_plays_turns_overdue_past_the_grace_and_no_others(
     assert overdue_table_ids(now.now, grace=grace, limit=10) == [late.pk, later.pk]
     assert overdue_table_ids(now.now, grace=grace, limit=1) == [late.pk]
 
-    assert tasks.sweep() == {"enforced": 2, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 2, "finalizations": 0, "expired": 0}
     timeouts = TableEvent.objects.filter(kind="timeout").order_by("table_id")
     assert [(r.table_id, r.data["late_ms"], r.data["by"]) for r in timeouts] == [
         (late.pk, 9000, "sweep"),
         (later.pk, 6000, "sweep"),
     ]
     assert [fresh(t).version for t in (within, paused, over)] == [1, 2, 1]  # 2: the pause
-    assert tasks.sweep() == {"enforced": 0, "finalizations": 0}  # their new turns are not due
+    assert tasks.sweep() == {
+        "enforced": 0,
+        "finalizations": 0,
+        "expired": 0,
+    }  # their new turns are not due
     now.advance(seconds=2)  # the one within the grace is now past it
-    assert tasks.sweep() == {"enforced": 1, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 1, "finalizations": 0, "expired": 0}
     assert TableEvent.objects.get(table=within, kind="timeout").data["late_ms"] == 6000
 
 
@@ -247,9 +251,9 @@ def test_the_sweep_sends_again_the_hooks_not_run_once_the_game_has_settled(
     hooks = finalization.hook_names()
     sent.clear()
     now.at(finished + timedelta(seconds=59))
-    assert tasks.sweep() == {"enforced": 0, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 0, "finalizations": 0, "expired": 0}
     now.at(finished + timedelta(seconds=60))
-    assert tasks.sweep() == {"enforced": 0, "finalizations": len(hooks)}
+    assert tasks.sweep() == {"enforced": 0, "finalizations": len(hooks), "expired": 0}
     assert sent.all == [Sent(RUN_FINALIZER, (table.pk, name), None) for name in hooks]
     assert tasks.run_finalizer(*sent.named(RUN_FINALIZER)[hooks.index(PROBE)].args) is True
     sent.clear()
