@@ -10,7 +10,7 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -67,11 +67,38 @@ def event_create(*, created_by: User, name: str, format: str, **fields: Any) -> 
     if isinstance(fields.get("club"), str):
         fields["club"] = _club(fields["club"])
     event = Tournament(name=name, format=format, created_by=created_by, **fields)
-    event.slug = event.slug or _free_slug(name)
+    chosen = event.slug
+    event.slug = chosen or _free_slug(name)
     check_event(event)
-    event.save()
+    _insert(event, retry=not chosen)
     audit(event, created_by, Action.CREATE, {"format": format})
     return event
+
+
+#: Inserts tried when events of one name are created at once: each clash takes the next free
+#: slug, so N creators at once need N tries; beyond this many the caller is told to try again.
+SLUG_TRIES = 10
+
+
+def _insert(event: Tournament, *, retry: bool) -> None:
+    """Save the new ``event``. Its free slug was read before the insert, so another event
+    created meanwhile may have taken it: then (``retry``) the insert, in a savepoint, is tried
+    again with the next free one. A slug the caller chose that is taken is ``bad_request``.
+
+    :raises EventError: ``bad_request`` (a chosen slug taken), ``slug_busy`` (409, retryable).
+    """
+    for _ in range(SLUG_TRIES):
+        try:
+            with transaction.atomic():
+                event.save()
+            return
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=event.slug).exists():
+                raise  # another constraint: not a clash of slugs
+            if not retry:
+                raise EventError("bad_request", f"slug: {event.slug!r} is taken") from None
+            event.slug = _free_slug(event.name)
+    raise EventError("slug_busy", "many events of this name are being created: try again", 409)
 
 
 def check_event(event: Tournament) -> None:
