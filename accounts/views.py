@@ -1,5 +1,5 @@
-"""Account pages: sign-up and a throttled log-in here; log-out and password change are Django's
-own views."""
+"""Account pages: a throttled sign-up and a throttled log-in here; log-out and password change
+are Django's own views."""
 
 from __future__ import annotations
 
@@ -17,12 +17,26 @@ from django.views.generic import CreateView
 from accounts.forms import SignUpForm
 from accounts.login_guard import login_blocked, login_failed, login_succeeded
 from accounts.models import User
+from config.throttles import SignUpThrottle, page_wait
 
 
 class SignUpView(CreateView):
     form_class = SignUpForm
     template_name = "accounts/signup.html"
     success_url = reverse_lazy("home")
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        """Past the new accounts one address may open (``SignUpThrottle``, the API's too), the
+        page comes back with the reason and 429, and no account is made."""
+        wait = page_wait(request, SignUpThrottle)
+        if wait is None:
+            return super().post(request, *args, **kwargs)
+        self.object = None
+        form = self.form_class(initial={"username": request.POST.get("username", "")})
+        context = self.get_context_data(form=form, wait_minutes=math.ceil(wait / 60))
+        response = self.render_to_response(context, status=429)
+        response["Retry-After"] = str(wait)
+        return response
 
     def form_valid(self, form: forms.ModelForm[User]) -> HttpResponse:
         response = super().form_valid(form)

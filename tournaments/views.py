@@ -9,6 +9,7 @@ the same service as the API, and says what happened (or why not) in a message.
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from django.views.decorators.http import require_POST
 
 from config.csvcells import safe_row
 from config.errors import ServiceError
+from config.throttles import EntryThrottle, page_wait
 from tournaments import entries, organizer, seed_order, services
 from tournaments.errors import EventError
 from tournaments.forms import EventForm, parse_places, parse_seating
@@ -217,10 +219,22 @@ def _run(request: HttpRequest, slug: str, call: Callable[[Tournament, Any], str]
     return redirect(event)
 
 
+#: The event page's forms that spend the API's budget of entries (``EntryThrottle``).
+THROTTLED = {"register", "withdraw"}
+
+
 @require_POST
 def event_post(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action not in EVENT_CALLS:
         raise Http404(f"no action {action}")
+    wait = None
+    if action in THROTTLED and request.user.is_authenticated:
+        wait = page_wait(request, EntryThrottle)
+    if wait is not None:
+        minutes = math.ceil(wait / 60)
+        message = f"Too many registrations and withdrawals: try again in {minutes} minute"
+        messages.error(request, message + ("s." if minutes > 1 else "."))
+        return redirect(_event_or_404(request, slug))
     return _run(request, slug, lambda event, user: EVENT_CALLS[action](event, user, request.POST))
 
 

@@ -340,7 +340,14 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
+    "DEFAULT_THROTTLE_RATES": {
+        "auth": env("AUTH_THROTTLE_RATE", default="20/min"),
+        # New accounts per address, by the API or the sign-up page (config.throttles): a club
+        # signing up a room behind one address may raise it.
+        "signup": env("SIGNUP_THROTTLE_RATE", default="20/hour"),
+        # Event registrations and withdrawals per player, by the API or the event page.
+        "entries": env("ENTRIES_THROTTLE_RATE", default="30/hour"),
+    },
     # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
     # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
     # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
