@@ -15,7 +15,9 @@ class RegisterInput(serializers.Serializer):
     password = serializers.CharField(max_length=128, trim_whitespace=False)
     # Optional (PROTOCOL.md lists it, a bot may have none): left out, blank or null all mean no
     # address; one that is given must be valid.
-    email = serializers.EmailField(required=False, allow_blank=True, allow_null=True)
+    email = serializers.EmailField(
+        max_length=254, required=False, allow_blank=True, allow_null=True
+    )
 
     def validate_email(self, value: str | None) -> str:
         return value or ""

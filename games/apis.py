@@ -27,7 +27,7 @@ from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
 from games import clock_services, payloads, rematch, services
 from games.listing import table_filter, tables_listed
-from games.models import Table
+from games.models import RuleSet, Table
 from games.selectors import (
     game_view,
     log_since,
@@ -57,7 +57,9 @@ TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
 
 
 class TableInput(serializers.Serializer):
-    ruleset = serializers.CharField(default="standard")
+    ruleset = serializers.CharField(
+        default="standard", max_length=RuleSet._meta.get_field("slug").max_length
+    )
     seats = serializers.JSONField(default=4)  # type: ignore[arg-type]  # any JSON default
     rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
     turn_seconds = serializers.JSONField(default=None)

@@ -13,13 +13,17 @@ from accounts.auth import signed_in
 from tournaments import serializers as s
 from tournaments.apis import _CALL_ERRORS, EventApi
 from tournaments.errors import EventError
-from tournaments.scorekeeper import scorekeeper_enter
+from tournaments.scorekeeper import MAX_POINTS, scorekeeper_enter
 from tournaments.selectors import entry_names, round_table_get, table_row
 
 
 class ResultInput(serializers.Serializer):
     hands = serializers.ListField(
-        child=serializers.DictField(child=serializers.DictField(child=serializers.IntegerField())),
+        child=serializers.DictField(
+            child=serializers.DictField(
+                child=serializers.IntegerField(min_value=0, max_value=MAX_POINTS)
+            )
+        ),
         help_text='Hands in order, each {username: {"table": melded points, "hand": points left '
         "in hand}} for every player of the table still in the event.",
     )

@@ -25,6 +25,7 @@ from tournaments.access import require_admin
 from tournaments.audit import audit
 from tournaments.departures import leave_event, live_tables
 from tournaments.errors import EventError
+from tournaments.limits import ANNOUNCEMENT_MAX, REASON_MAX, within
 from tournaments.locks import lock_event
 from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.refusals import (
@@ -49,9 +50,11 @@ def entry_remove(
     """An organizer withdraws (or disqualifies) a player. Before the event starts the entry is
     simply withdrawn; once it runs, see ``leave_event``.
 
-    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over).
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over),
+        ``bad_request`` (a reason past ``REASON_MAX``).
     """
     status = Entry.Status.DISQUALIFIED if disqualify else Entry.Status.WITHDRAWN
+    reason = within(reason, "reason", REASON_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)
@@ -131,6 +134,7 @@ def round_table_adjudicate(
         ``not_found``, ``wrong_status``, ``bad_request``.
     :raises TableError: the live game's refusal (``games.hosting.table_adjudicate``).
     """
+    reason = within(reason, "reason", REASON_MAX)
     table = round_table_get(event_id, round_table_id)
     require_admin(actor, table.round.tournament)
     refuse(adjudicate_refusal(table, actor))
@@ -219,9 +223,12 @@ def _event_round(event_id: int, round_id: int, actor: User) -> tuple[Tournament,
 
 
 def announce(*, event_id: int, text: str, actor: User) -> Announcement:
-    """Post an announcement on the event's page. :raises EventError: ``bad_request``."""
+    """Post an announcement on the event's page, at most ``ANNOUNCEMENT_MAX`` characters.
+
+    :raises EventError: ``bad_request``."""
     if not text.strip():
         raise EventError("bad_request", "text: an announcement needs words")
+    text = within(text, "text", ANNOUNCEMENT_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)

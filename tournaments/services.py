@@ -30,6 +30,17 @@ from tournaments.formats import (
     seed_by_hand,
     seed_by_rating,
 )
+from tournaments.limits import (
+    DESCRIPTION_MAX,
+    NAME_MAX,
+    PLAYERS_MAX,
+    RATED_GAMES_MAX,
+    RATING_BOUND,
+    REASON_MAX,
+    TURN_SECONDS_MAX,
+    in_range,
+    within,
+)
 from tournaments.locks import lock_event
 from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.notices import notify_check_in_open
@@ -45,7 +56,6 @@ from tournaments.rounds import plan_next_round
 Status = Tournament.Status
 Action = AuditEntry.Action
 Refusal = Callable[[Tournament], EventError | None]
-TURN_SECONDS_MAX = 3_600
 OPTION_NAMES = (
     "third_place",
     "grand_final_reset",
@@ -119,6 +129,12 @@ def check_event(event: Tournament) -> None:
         raise EventError("bad_request", f"time_bank_seconds: must be at most {TURN_SECONDS_MAX}")
     if event.members_only and event.club_id is None:
         raise EventError("bad_request", "members_only: an event for members needs a club")
+    within(event.name, "name", NAME_MAX)
+    within(event.description, "description", DESCRIPTION_MAX)
+    in_range(event.max_players, "max_players", 1, PLAYERS_MAX)
+    in_range(event.min_rated_games, "min_rated_games", 0, RATED_GAMES_MAX)
+    in_range(event.min_rating, "min_rating", -RATING_BOUND, RATING_BOUND)
+    in_range(event.max_rating, "max_rating", -RATING_BOUND, RATING_BOUND)
 
 
 #: Field sizes tried when an event is created: its format must run with at least one of them
@@ -228,8 +244,10 @@ def event_cancel(*, event_id: int, actor: User | None, reason: str = "") -> Tour
     """Call the event off (before it finishes), logged with the reason; tables already playing
     play on, but their results no longer move the event. Cancelling twice is a no-op.
 
-    :raises EventError: ``forbidden``, ``wrong_status`` (finished).
+    :raises EventError: ``forbidden``, ``wrong_status`` (finished), ``bad_request`` (a reason
+        past ``REASON_MAX``).
     """
+    reason = within(reason, "reason", REASON_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         if actor is not None:

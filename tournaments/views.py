@@ -25,6 +25,7 @@ from config.throttles import EntryThrottle, page_wait
 from tournaments import entries, organizer, seed_order, services
 from tournaments.errors import EventError
 from tournaments.forms import EventForm, parse_places, parse_seating
+from tournaments.limits import whole_number
 from tournaments.models import Entry, Tournament
 from tournaments.page_context import page_context, viewer_of
 from tournaments.scorekeeper import hands_from_text, scorekeeper_enter
@@ -164,11 +165,12 @@ def _announce(event: Tournament, user: Any, post: Any) -> str:
 def _remove(event: Tournament, user: Any, post: Any) -> str:
     disqualify = post.get("action") == "disqualify"
     reason = post.get("reason", "").strip()
-    if not post.get("entry", "").isdigit() or not reason:
+    entry_id = whole_number(post.get("entry"))
+    if entry_id is None or not reason:
         raise EventError("bad_request", "choose a player and give a reason")
     entry = organizer.entry_remove(
         event_id=event.pk,
-        entry_id=int(post["entry"]),
+        entry_id=entry_id,
         actor=user,
         disqualify=disqualify,
         reason=reason,
@@ -179,9 +181,9 @@ def _remove(event: Tournament, user: Any, post: Any) -> str:
 def _seed(event: Tournament, user: Any, post: Any) -> str:
     """Move one player a place up or down the seeding (the page's buttons, without JS)."""
     step = {"up": -1, "down": 1}.get(post.get("move", ""))
-    if step is None or not post.get("entry", "").isdigit():
+    entry_id = whole_number(post.get("entry"))
+    if step is None or entry_id is None:
         raise EventError("bad_request", "choose a player and move them up or down")
-    entry_id = int(post["entry"])
     order = order_moved([r["entry"] for r in seeding_preview(event)], entry_id, step)
     event = seed_order.event_seed_order(event_id=event.pk, actor=user, order=order)
     row = next(r for r in seeding_preview(event) if r["entry"] == entry_id)
