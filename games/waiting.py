@@ -29,7 +29,9 @@ def lock_player(user: User) -> None:
     """Hold ``user``'s row until the transaction ends: one player's seat-taking calls run one
     at a time, so the cap is counted on what the others committed. Call inside
     ``transaction.atomic``, after any table lock (the order every caller keeps)."""
-    list(User.objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    # NO KEY: rows other transactions insert that point at the user (their seats, log rows)
+    # need not wait for it; two of these still exclude each other (as ``lobby.services``'s).
+    list(User.objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk"))
 
 
 def expired_waiting_ids(now: datetime, *, limit: int) -> list[int]:
