@@ -3,7 +3,9 @@
 PROTOCOL.md answers refused actions with `{"error", "message"}`; every other API failure uses the
 same shape so a client needs one error parser. Field errors add `"fields": {name: [messages]}`.
 This is the REST half of the one mapping of the services' refusals (`config.errors`): any
-`ServiceError`, whichever app raised it, answers with its status and body here.
+`ServiceError`, whichever app raised it, answers with its status and body here. Errors Django
+answers itself (a path with no route, an exception DRF lets through) take the same shape under
+/api/ in `config.error_pages`.
 """
 
 import logging
@@ -16,8 +18,6 @@ from django.core.exceptions import (
     TooManyFieldsSent,
     TooManyFilesSent,
 )
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
@@ -114,13 +114,3 @@ def service_error_response(error: ServiceError) -> Response:
         headers["Retry-After"] = str(error.extra["retry_after"])
     set_rollback()  # as DRF does for its own exceptions, should the request be atomic
     return Response(error.body(), status=error.status, headers=headers)
-
-
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 404 handler (`handler404`): JSON in the API's error shape under /api/, so a
-    client's error parser also reads a call to a path that matches no route (a slug the URL
-    pattern refuses, a word where an id goes); the usual page everywhere else."""
-    if request.path.startswith("/api/"):
-        body = {"error": "not_found", "message": "No such API resource."}
-        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
-    return defaults.page_not_found(request, exception)

@@ -58,6 +58,9 @@ MIDDLEWARE = [
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error under /api/ answers JSON, and a missing page the site's 404 page, with DEBUG on
+    # as off. Outside the middleware below, so it also sees what they refuse.
+    "config.error_pages.ErrorPagesMiddleware",
     # A view that fails because the database is unreachable answers 503, not a traceback.
     "config.unavailable.UnavailableMiddleware",
     # A NUL byte in the path or query string is refused before PostgreSQL sees it (a 500 there).
