@@ -1,5 +1,6 @@
 # The two commands: `make run` (serve on http://127.0.0.1:8000) and `make test`.
-# Also: `make test-fast`, `make lint`, `make bench`. Everything runs from .venv, built here on
+# Also: `make dev` (`make run` with Django's debug mode), `make test-fast`, `make lint`,
+# `make bench`. Everything runs from .venv, built here on
 # first use.
 
 SHELL := /bin/bash
@@ -21,7 +22,7 @@ PYTEST := $(VENV)/bin/pytest --dist loadgroup
 # More pytest options, e.g. PYTEST_ARGS="--randomly-seed=1234" to replay an order.
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run dev test test-fast lint bench clean
 
 # Find Python 3.12 or newer. pyenv shims can exist and still fail ("command not found"), so each
 # candidate must actually run and report a version before it is chosen.
@@ -58,6 +59,11 @@ run: $(VENV)/.installed
 	$(PY) manage.py create_admin
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops the server and its embedded worker)"
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# `make run` with DEBUG on: tracebacks on error pages, static files re-read on every request.
+# For a developer's own machine only: debug pages show settings and code to whoever sees them.
+dev: export DJANGO_DEBUG = 1
+dev: run
 
 test: $(VENV)/.installed-dev
 	$(PYTEST) -n $(TEST_WORKERS) $(PYTEST_ARGS)

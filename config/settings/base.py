@@ -22,7 +22,9 @@ if (BASE_DIR / ".env").is_file():
 
 # Required in production; development.py falls back to a key kept in an ignored local file.
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Off unless asked for (`DJANGO_DEBUG=1`, or `make dev`): debug pages show tracebacks and settings
+# to whoever reaches the server, and `make run` may be reachable by more than its owner.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
@@ -58,6 +60,9 @@ MIDDLEWARE = [
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error under /api/ answers JSON, and a missing page the site's 404 page, with DEBUG on
+    # as off. Outside the middleware below, so it also sees what they refuse.
+    "config.error_pages.ErrorPagesMiddleware",
     # A view that fails because the database is unreachable answers 503, not a traceback.
     "config.unavailable.UnavailableMiddleware",
     # A NUL byte in the path or query string is refused before PostgreSQL sees it (a 500 there).
@@ -332,7 +337,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing a body nested too deeply to read as any other bad body.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
@@ -365,8 +371,9 @@ SPECTACULAR_SETTINGS = {
 # --- Static files and i18n ---------------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Outside production WhiteNoise serves straight from the apps, so `make run` needs no
-# collectstatic (and there is no STATIC_ROOT to collect into; production sets one).
+# Outside production WhiteNoise serves straight from the apps, with DEBUG on or off, so `make run`
+# needs no collectstatic (and there is no STATIC_ROOT to collect into; production sets one). With
+# DEBUG off it finds the files once at start; with it on, on every request (edits show at once).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

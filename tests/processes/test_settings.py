@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
@@ -72,7 +73,44 @@ def test_embedded_default_when_nothing_is_set(tmp_path: Path) -> None:
     assert got["layer"] == "channels.layers.InMemoryChannelLayer"
     assert got["broker"] == "memory://"
     assert got["embedded_worker"] is True
-    assert got["debug"] is True
+    assert got["debug"] is False, "make run must not serve debug pages"
+
+
+@pytest.mark.parametrize(("value", "debug"), [("1", True), ("true", True), ("0", False)])
+def test_debug_is_on_only_when_asked_for(tmp_path: Path, value: str, debug: bool) -> None:
+    assert settings_for(tmp_path, DJANGO_DEBUG=value)["debug"] is debug
+
+
+# What `make run` serves with nothing set, read in its own interpreter: static files and the
+# site's pages for a browser at http://127.0.0.1:8000/, with debug off.
+SERVE = """
+import json, django
+django.setup()
+from django.conf import settings
+from django.test import Client
+client = Client(HTTP_HOST="127.0.0.1:8000")
+missing = client.get("/no-such-page/")
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "static": client.get("/static/css/site.css").status_code,
+    "missing": missing.status_code,
+    "styled": "Page not found" in missing.content.decode(),
+    "api": client.get("/api/nope").json(),
+}))
+"""
+
+
+def test_make_run_serves_static_files_and_its_own_pages_without_debug(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    result = run_python(SERVE, env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "debug": False,
+        "static": 200,
+        "missing": 404,
+        "styled": True,
+        "api": {"error": "not_found", "message": "No such API resource."},
+    }
 
 
 def test_embedded_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
