@@ -237,14 +237,24 @@ def has_live_game(table: RoundTable) -> bool:
 
 
 def adjudicate_refusal(table: RoundTable, actor: User) -> EventError | None:
-    """Why ``actor`` may not decide ``table``'s result now: they play at it; or, without a game
-    in play, its result is in or its round is not running. A game in play is the table
-    service's to refuse (``games.hosting.table_adjudicate``, under the table's lock)."""
+    """Why ``actor`` may not decide ``table``'s result now: they play at it; its result is in;
+    it has a game that is over (entered face to face, or ended in play: that game decides it,
+    once its finalization hook records it); or, without a game, its round is not running. A
+    game in play is adjudicated by the table service (``games.hosting.table_adjudicate``).
+
+    Read under the game's lock and the event's (``organizer.round_table_adjudicate``), this is
+    what keeps one verdict per table: whatever decided it first, the second is refused here."""
     neutral = neutral_refusal(actor, table)
     if neutral is not None or has_live_game(table):
         return neutral
-    if table.done or table.round.status != Round.Status.RUNNING:
-        return wrong_status("this table's result is already in, or its round is not running")
+    if table.done:
+        return wrong_status(f"the result of {table} is in already")
+    if table.table_id is not None:
+        return wrong_status(
+            f"{table} has its game (table {table.table_id}), which is over: its result is that"
+        )
+    if table.round.status != Round.Status.RUNNING:
+        return wrong_status(f"{table} is not in a running round")
     return None
 
 
