@@ -3,22 +3,40 @@ table size it may draw (2 to its table size: fewer than ``min_table`` once playe
 it is created (service, API, page form, admin) and again at its start, which refuses in words
 instead of failing on the first table it cannot deal.
 
-Part two, a finalization hook that keeps failing, is ``tests/games/test_finalization_failures.py``
-and ``test_stalled_hooks.py`` here."""
+Part two: a finalization hook that keeps failing stops after a bound and the organizers are
+told and see it on the event page, where they retry it (the bound itself:
+``tests/games/test_finalization_failures.py``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from django.test import Client
+from django.test import Client, override_settings
+from django.utils import timezone
 from rest_framework.test import APIClient
 
-from accounts.models import User
-from games.models import RuleSet
-from tests.tournaments.factories import make_event, refused
+from accounts.models import Club, ClubMembership, User
+from games import finalization
+from games.models import FinalizerFailure, RuleSet
+from games.timers import RUN_FINALIZER
+from notifications.models import Notification
+from tests.games.clocks import record_sends
+from tests.tournaments.factories import (
+    audit_actions,
+    decide,
+    entry_of,
+    make_event,
+    names_at,
+    refused,
+    round_of,
+    started_event,
+    users,
+)
 from tournaments.models import Round, Tournament
+from tournaments.organizer import entry_remove
 from tournaments.services import event_create, event_start
+from tournaments.stalls import tell_organizers
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +135,79 @@ def test_a_start_the_rules_cannot_deal_is_refused_in_words(director: User) -> No
     page = browser.post(f"/events/{event.slug}/start/", follow=True)
     assert page.status_code == 200
     assert "cannot deal to a table of 2" in page.content.decode()
+
+
+# --- Part two: a hook that keeps failing stops, and the organizers hear of it -------------------
+
+
+@override_settings(FINALIZE_MAX_ATTEMPTS=1)
+def test_a_round_that_cannot_open_stalls_in_view_and_is_retried_once_fixed(
+    director: User,
+    club: Club,
+    monkeypatch: pytest.MonkeyPatch,
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The issue's event: Swiss tables of 3 (smallest 2); the rule set is changed after the
+    start so that it cannot deal to two, and a player withdraws, so round 2 needs a table of 2.
+    The last game of round 1 cannot be recorded (its hook fails to open round 2)."""
+    sends = record_sends(monkeypatch)
+    house = RuleSet.objects.create(slug="house", name="House rules", target=50)
+    (keeper,) = users("keeper")
+    ClubMembership.objects.create(club=club, user=keeper, role="admin")
+    names = ["ann", "bob", "cid", "dan", "eve", "fay"]
+    event = started_event(director, names, club=club, **swiss_tables(ruleset=house))
+    first, last = round_of(event).tables.order_by("index")
+    RuleSet.objects.filter(pk=house.pk).update(hand_size_two=27)
+    fay = entry_of(event, names_at(last)[0])
+    entry_remove(event_id=event.pk, entry_id=fay.pk, actor=director, disqualify=False, reason="ill")
+    decide(first, director)
+    decide(last, director)  # its hooks run: the event's fails at once, and is given up
+    failure = FinalizerFailure.objects.get(table_id=last.table_id)
+    assert (failure.hook, failure.attempts, failure.given_up) == ("tournaments", 1, True)
+    assert "cannot deal" in failure.error or "27 cards" in failure.error
+    last.refresh_from_db()
+    assert last.places is None and round_of(event).status == "running"
+    told = Notification.objects.filter(kind="event_stalled").order_by("user__username")
+    assert [n.user.username for n in told] == ["director", "keeper"]
+    assert told[0].link == f"/events/{event.slug}/" and "Round 1, table" in told[0].text
+    assert audit_actions(event)[-1] == "stalled"
+    browser = Client()
+    browser.force_login(director)
+    page = browser.get(f"/events/{event.slug}/").content.decode()
+    assert "Results that could not be recorded" in page and "Retry table" in page
+    player = Client()
+    player.force_login(User.objects.get(username="ann"))
+    assert "could not be recorded" not in player.get(f"/events/{event.slug}/").content.decode()
+    # Fixed; the organizer retries from the page: the hook is sent again and runs.
+    RuleSet.objects.filter(pk=house.pk).update(hand_size_two=13)
+    sends.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        done = browser.post(f"/events/{event.slug}/tables/{last.pk}/retry/", follow=True)
+    assert "is being recorded again" in done.content.decode()
+    assert [s.args for s in sends.named(RUN_FINALIZER)] == [(last.table_id, "tournaments")]
+    assert finalization.run_hook(last.table_id, "tournaments") is True
+    assert not FinalizerFailure.objects.exists()
+    second = round_of(event, 2)
+    assert second.status == "running"
+    assert sorted(len(t.players) for t in second.tables.all()) == [2, 3]
+    assert "retry" in audit_actions(event)
+    api = APIClient()
+    api.force_authenticate(director)
+    again = api.post(f"/api/events/{event.slug}/tables/{last.pk}/retry/", {}, format="json")
+    assert again.status_code == 409 and again.json()["error"] == "wrong_status"
+
+
+def test_a_long_reason_still_fits_the_notice(director: User, club: Club) -> None:
+    event = started_event(director, ["ann", "bob"], club=club)
+    table = round_of(event).tables.get()
+    failure = FinalizerFailure.objects.create(
+        table_id=table.table_id,
+        hook="ratings",
+        attempts=5,
+        error="x" * 500,
+        failed_at=timezone.now(),
+    )
+    tell_organizers(failure)
+    (notice,) = Notification.objects.filter(kind="event_stalled")
+    assert notice.user == director and len(notice.text) <= 300
+    assert notice.text.endswith("Fix it, then retry it on the event page.")
