@@ -162,9 +162,11 @@ def _tell(listener: GivenUp, failure: FinalizerFailure) -> None:
 
 def retry(table_id: int) -> list[str]:
     """Start over every hook given up for table ``table_id`` (its cause fixed): the failures
-    are cleared and each hook is sent again after commit. Returns their names."""
+    are cleared and each hook is sent again after commit. Returns their names. Call inside a
+    transaction, before taking any lock a hook's failure listener needs (an event's row)."""
     failures = FinalizerFailure.objects.filter(table_id=table_id, retry_at__isnull=True)
-    names = sorted(failures.values_list("hook", flat=True))
+    # Locked first: of two retries at once, the second finds the rows gone and sends nothing.
+    names = sorted(f.hook for f in failures.select_for_update())
     failures.delete()
     for name in names:
 

@@ -142,6 +142,7 @@ def round_table_adjudicate(
     """
     with transaction.atomic():
         table = round_table_get(event_id, round_table_id)
+        require_admin(actor, table.round.tournament)  # before any lock: no one else waits on it
         if table.table_id is not None:
             lock_table(table.table_id)  # once a round table has a game, it keeps it
         event = lock_event(event_id)

@@ -110,11 +110,15 @@ def round_table_retry(*, event_id: int, round_table_id: int, actor: User) -> Rou
     :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (nothing is stuck).
     """
     with transaction.atomic():
-        event = lock_event(event_id)
-        require_admin(actor, event)
         table = round_table_get(event_id, round_table_id)
+        require_admin(actor, table.round.tournament)
         refuse(retry_refusal(table))
         assert table.table_id is not None  # retry_refusal: it has a game
+        # The failures' rows before the event's: the order of a hook that fails, whose
+        # listener writes the event's audit log (``tell_organizers``).
         hooks = finalization.retry(table.table_id)
+        if not hooks:  # another organizer's retry came first
+            raise wrong_status(f"the result of {table} is being recorded again already")
+        event = lock_event(event_id)
         audit(event, actor, Action.RETRY, {"table": table.pk, "hooks": hooks})
     return table
