@@ -4,20 +4,37 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('notifications', '0001_initial'),
+        ("notifications", "0001_initial"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='emailsetting',
-            name='kind',
-            field=models.CharField(choices=[('table_ready', "Your event's table is ready"), ('check_in_open', 'Check-in has opened'), ('starts_soon', 'Your event starts in ten minutes'), ('rematch_offer', 'A rematch offer'), ('event_stalled', "Your event's result could not be recorded")], max_length=20),
+            model_name="emailsetting",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("table_ready", "Your event's table is ready"),
+                    ("check_in_open", "Check-in has opened"),
+                    ("starts_soon", "Your event starts in ten minutes"),
+                    ("rematch_offer", "A rematch offer"),
+                    ("event_stalled", "Your event's result could not be recorded"),
+                ],
+                max_length=20,
+            ),
         ),
         migrations.AlterField(
-            model_name='notification',
-            name='kind',
-            field=models.CharField(choices=[('table_ready', "Your event's table is ready"), ('check_in_open', 'Check-in has opened'), ('starts_soon', 'Your event starts in ten minutes'), ('rematch_offer', 'A rematch offer'), ('event_stalled', "Your event's result could not be recorded")], max_length=20),
+            model_name="notification",
+            name="kind",
+            field=models.CharField(
+                choices=[
+                    ("table_ready", "Your event's table is ready"),
+                    ("check_in_open", "Check-in has opened"),
+                    ("starts_soon", "Your event starts in ten minutes"),
+                    ("rematch_offer", "A rematch offer"),
+                    ("event_stalled", "Your event's result could not be recorded"),
+                ],
+                max_length=20,
+            ),
         ),
     ]
