@@ -211,6 +211,11 @@ CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
 CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
 CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
 FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+# A hook that fails is tried again by the sweep after FINALIZE_SETTLE_SECONDS, then twice as
+# long each time (1, 2, 4, 8 minutes): five attempts span a quarter of an hour, long enough to
+# outlast a restart or a brief outage, short enough that the organizers hear of a real fault
+# while their event is still on. Then it stops, and they are told (games.finalization).
+FINALIZE_MAX_ATTEMPTS = env.int("FINALIZE_MAX_ATTEMPTS", default=5)
 # A rematch offer stands this long from its first answer: time to read the result and decide,
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
