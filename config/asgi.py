@@ -19,6 +19,7 @@ from django.urls import re_path  # noqa: E402
 
 from config.celery import app as celery_app  # noqa: E402
 from config.embedded import start_worker, stop_with_server  # noqa: E402
+from config.forwarded import ForwardedSocketMiddleware  # noqa: E402
 from config.push import ServerLoopMiddleware  # noqa: E402
 from config.routing import websocket_urlpatterns  # noqa: E402
 from config.ws_auth import OriginCheck, TokenAuthMiddlewareStack  # noqa: E402
@@ -30,8 +31,11 @@ application = ServerLoopMiddleware(
     ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            # Origin first: a cross-site handshake is refused before any cookie is read.
-            "websocket": OriginCheck(TokenAuthMiddlewareStack(websocket_routes)),
+            # The client's address and scheme decided first (behind a trusted proxy), then the
+            # origin: a cross-site handshake is refused before any cookie is read.
+            "websocket": ForwardedSocketMiddleware(
+                OriginCheck(TokenAuthMiddlewareStack(websocket_routes))
+            ),
         }
     )
 )

@@ -54,6 +54,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The client's address and scheme, from X-Forwarded-* only when a trusted proxy sent them
+    # (TRUSTED_PROXIES below): first, so the HTTPS redirect and every throttle see the result.
+    "config.forwarded.ForwardedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -299,6 +302,12 @@ SITE_URL = env("SITE_URL", default="http://localhost:8000")
 # Entrants of an event that starts within this many minutes are told once (tournaments.tasks).
 EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 
+# --- The edge -----------------------------------------------------------------------------------
+# Networks of the reverse proxies in front (compose: Caddy's network), comma-separated. Only a
+# request whose connecting address is in one has its X-Forwarded-For and X-Forwarded-Proto
+# believed (config/forwarded.py); empty, they are ignored and the connecting address is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
 # --- WebSocket rate limit ------------------------------------------------------------------------
 # Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,
 # refilled at WS_RATE_PER_SECOND. A person acts a few times a turn and a bot at its opponents'
@@ -336,10 +345,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
-    # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
-    # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
-    # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
-    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
+    # Throttles key on REMOTE_ADDR, which config.forwarded has already set to the client's
+    # address (the one place that reads X-Forwarded-For, and only from TRUSTED_PROXIES): DRF must
+    # not read the header a second time.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
