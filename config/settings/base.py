@@ -315,6 +315,10 @@ TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 # keeps flooding is closed (config/ws_limit.py).
 WS_RATE_BURST = env.int("WS_RATE_BURST", default=20)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+# On SIGTERM the server closes every socket with 1012 (service restart) and waits this long for
+# the closes to complete before it stops (config/restart.py). A close completes within about a
+# second (autobahn's close handshake timeout); compose gives a container 10 s to stop.
+WS_CLOSE_GRACE_SECONDS = env.float("WS_CLOSE_GRACE_SECONDS", default=5.0)
 
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
