@@ -13,6 +13,8 @@ from pathlib import Path
 import environ
 from django.utils.csp import CSP
 
+from config.envfiles import env_or_file, postgres_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -26,8 +28,10 @@ DEBUG = env.bool("DJANGO_DEBUG", default=True)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
-DATABASE_URL = env("DATABASE_URL", default="")
-REDIS_URL = env("REDIS_URL", default="")
+# Each secret below may come from a file instead: NAME_FILE names it (config/envfiles.py). The
+# database is one URL or its parts (POSTGRES_HOST, _PORT, _DB, _USER, _PASSWORD), quoted here.
+DATABASE_URL = env_or_file("DATABASE_URL", default="") or postgres_url()
+REDIS_URL = env_or_file("REDIS_URL", default="")
 SERVICE_MODE = "full" if DATABASE_URL or REDIS_URL else "embedded"
 
 INSTALLED_APPS = [
@@ -116,7 +120,7 @@ SECURE_CSP = {
 
 # --- Database ----------------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": env.db_url("DATABASE_URL")}
+    DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     # Persistent connections save a connect per request; health checks drop dead ones first.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -181,7 +185,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery ------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_BROKER_URL = env_or_file("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
 # Celery's Django fixup closes the database connection around every task unless this is set:
@@ -255,7 +259,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 # Seconds an SMTP call may take before the task fails (it is retried later).
 EMAIL_TIMEOUT_SECONDS = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
-EMAIL_URL = env("EMAIL_URL", default="")
+EMAIL_URL = env_or_file("EMAIL_URL", default="")
 
 
 def _mailer(url: str) -> dict[str, object]:
@@ -284,7 +288,7 @@ def smtp_mailer_from_env() -> dict[str, object]:
         host=env("EMAIL_HOST", default="localhost"),
         port=env.int("EMAIL_PORT", default=25),
         username=env("EMAIL_HOST_USER", default=""),
-        password=env("EMAIL_HOST_PASSWORD", default=""),
+        password=env_or_file("EMAIL_HOST_PASSWORD", default=""),
         use_tls=env.bool("EMAIL_USE_TLS", default=False),
     )
 
