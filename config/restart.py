@@ -27,6 +27,7 @@ import asyncio
 import logging
 import signal
 import sys
+import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -151,4 +152,10 @@ def stop_on_sigterm(sockets: OpenSockets, grace: float) -> None:
         # A signal handler may interrupt the reactor anywhere: hand the work to its loop.
         reactor.callFromThread(drain)
 
-    reactor.callWhenRunning(signal.signal, signal.SIGTERM, on_sigterm)
+    def install() -> None:
+        # Only the main thread may set a handler; a reactor run in another thread (a test's)
+        # has no signals of its own either.
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, on_sigterm)
+
+    reactor.callWhenRunning(install)
