@@ -13,6 +13,8 @@ from pathlib import Path
 import environ
 from django.utils.csp import CSP
 
+from config.envfiles import env_or_file, postgres_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -28,8 +30,10 @@ DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
-DATABASE_URL = env("DATABASE_URL", default="")
-REDIS_URL = env("REDIS_URL", default="")
+# Each secret below may come from a file instead: NAME_FILE names it (config/envfiles.py). The
+# database is one URL or its parts (POSTGRES_HOST, _PORT, _DB, _USER, _PASSWORD), quoted here.
+DATABASE_URL = env_or_file("DATABASE_URL", default="") or postgres_url()
+REDIS_URL = env_or_file("REDIS_URL", default="")
 SERVICE_MODE = "full" if DATABASE_URL or REDIS_URL else "embedded"
 
 INSTALLED_APPS = [
@@ -56,6 +60,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The client's address and scheme, from X-Forwarded-* only when a trusted proxy sent them
+    # (TRUSTED_PROXIES below): first, so the HTTPS redirect and every throttle see the result.
+    "config.forwarded.ForwardedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -118,7 +125,7 @@ SECURE_CSP = {
 
 # --- Database ----------------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": env.db_url("DATABASE_URL")}
+    DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     # Persistent connections save a connect per request; health checks drop dead ones first.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -183,7 +190,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery ------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_BROKER_URL = env_or_file("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
 # Celery's Django fixup closes the database connection around every task unless this is set:
@@ -262,7 +269,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 # Seconds an SMTP call may take before the task fails (it is retried later).
 EMAIL_TIMEOUT_SECONDS = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
-EMAIL_URL = env("EMAIL_URL", default="")
+EMAIL_URL = env_or_file("EMAIL_URL", default="")
 
 
 def _mailer(url: str) -> dict[str, object]:
@@ -291,7 +298,7 @@ def smtp_mailer_from_env() -> dict[str, object]:
         host=env("EMAIL_HOST", default="localhost"),
         port=env.int("EMAIL_PORT", default=25),
         username=env("EMAIL_HOST_USER", default=""),
-        password=env("EMAIL_HOST_PASSWORD", default=""),
+        password=env_or_file("EMAIL_HOST_PASSWORD", default=""),
         use_tls=env.bool("EMAIL_USE_TLS", default=False),
     )
 
@@ -309,6 +316,12 @@ SITE_URL = env("SITE_URL", default="http://localhost:8000")
 # Entrants of an event that starts within this many minutes are told once (tournaments.tasks).
 EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 
+# --- The edge -----------------------------------------------------------------------------------
+# Networks of the reverse proxies in front (compose: Caddy's network), comma-separated. Only a
+# request whose connecting address is in one has its X-Forwarded-For and X-Forwarded-Proto
+# believed (config/forwarded.py); empty, they are ignored and the connecting address is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
 # --- WebSocket rate limit ------------------------------------------------------------------------
 # Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,
 # refilled at WS_RATE_PER_SECOND. A person acts a few times a turn and a bot at its opponents'
@@ -316,6 +329,10 @@ EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 # keeps flooding is closed (config/ws_limit.py).
 WS_RATE_BURST = env.int("WS_RATE_BURST", default=20)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+# On SIGTERM the server closes every socket with 1012 (service restart) and waits this long for
+# the closes to complete before it stops (config/restart.py). A close completes within about a
+# second (autobahn's close handshake timeout); compose gives a container 10 s to stop.
+WS_CLOSE_GRACE_SECONDS = env.float("WS_CLOSE_GRACE_SECONDS", default=5.0)
 
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -347,10 +364,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
-    # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
-    # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
-    # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
-    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
+    # Throttles key on REMOTE_ADDR, which config.forwarded has already set to the client's
+    # address (the one place that reads X-Forwarded-For, and only from TRUSTED_PROXIES): DRF must
+    # not read the header a second time.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {

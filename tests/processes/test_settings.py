@@ -13,8 +13,8 @@ from django.conf import settings
 BASE_DIR = Path(settings.BASE_DIR)
 
 # Variables that steer settings; each case starts from none of them.
-STEERING = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES")
-STEERING_PREFIXES = ("DJANGO_", "CELERY_")
+STEERING = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES", "TRUSTED_PROXIES")
+STEERING_PREFIXES = ("DJANGO_", "CELERY_", "POSTGRES_", "DATABASE_URL_", "REDIS_URL_")
 
 PRINT_SETTINGS = """
 import json
@@ -26,6 +26,9 @@ print(json.dumps({
     "conn_max_age": db.get("CONN_MAX_AGE"),
     "health_checks": db.get("CONN_HEALTH_CHECKS"),
     "options": db.get("OPTIONS", {}),
+    "db_user": db.get("USER"),
+    "db_password": db.get("PASSWORD"),
+    "db_host": db.get("HOST"),
     "layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_config": s.CHANNEL_LAYERS["default"].get("CONFIG"),
     "broker": s.CELERY_BROKER_URL,
@@ -150,6 +153,37 @@ def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
     assert got["engine"] == "django.db.backends.sqlite3"
     assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["embedded_worker"] is False
+
+
+def test_database_from_parts_with_a_password_in_a_file(tmp_path: Path) -> None:
+    """compose's way (issue 20, item 11): no URL to paste the password into."""
+    secret = tmp_path / "db_password"
+    secret.write_text("p@ss:w/rd+%40\n")
+    got = settings_for(
+        tmp_path,
+        POSTGRES_HOST="postgres",
+        POSTGRES_USER="rummy_app",
+        POSTGRES_PASSWORD_FILE=str(secret),
+    )
+    assert got["mode"] == "full"
+    assert got["engine"] == "django.db.backends.postgresql"
+    assert (got["db_host"], got["db_user"], got["db_password"]) == (
+        "postgres",
+        "rummy_app",
+        "p@ss:w/rd+%40",
+    )
+
+
+def test_production_reads_its_secret_key_from_a_file(tmp_path: Path) -> None:
+    key = tmp_path / "django_key"
+    key.write_text("f" * 60 + "\n")
+    got = settings_for(
+        tmp_path,
+        DJANGO_ENV="production",
+        DJANGO_ALLOWED_HOSTS="example.com",
+        DJANGO_SECRET_KEY_FILE=str(key),
+    )
+    assert got["secret_key"] == "f" * 60
 
 
 def test_production_needs_a_secret_key(tmp_path: Path) -> None:
