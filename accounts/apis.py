@@ -19,7 +19,7 @@ from rest_framework.authentication import (
     SessionAuthentication,
     TokenAuthentication,
 )
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -36,6 +36,7 @@ from accounts.serializers import (
     TokenOutput,
 )
 from config.exceptions import ErrorOutput
+from config.parsers import JSONParser
 from config.throttles import SignUpThrottle
 
 

@@ -4,8 +4,8 @@ came through the API or a page.
 They are DRF throttles (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, counts in the
 cache, so with Redis every server counts together), listed in an API view's
 ``throttle_classes``; a page asks ``page_wait`` with the same class, so the page and the API
-spend one budget. The client address is DRF's reading of it (``NUM_PROXIES``), as for the log-in
-guard (``accounts.login_guard``).
+spend one budget. The client address is ``REMOTE_ADDR`` as ``config.forwarded`` decided it (from
+``X-Forwarded-For`` only through ``TRUSTED_PROXIES``), read by DRF as for the log-in guard.
 """
 
 from __future__ import annotations

@@ -26,6 +26,3 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("healthz", healthz, name="healthz"),
 ]
-
-# Under /api/ a path that matches no route answers JSON, as every other API error does.
-handler404 = "config.exceptions.not_found"

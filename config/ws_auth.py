@@ -60,8 +60,8 @@ def site_origins(scope: Any) -> list[str]:
     """The origins a page opening this socket may have, each ``scheme://host[:port]``, as
     Django's CSRF check accepts a form's: ``SITE_URL``'s, each of ``CSRF_TRUSTED_ORIGINS``
     (``*.`` for any subdomain) and the handshake's own (its ``Host`` header, if one of
-    ``ALLOWED_HOSTS``, under its scheme: the proxy's ``SECURE_PROXY_SSL_HEADER`` when set and
-    sent, else the server's). A page from another port or scheme of an allowed host is foreign.
+    ``ALLOWED_HOSTS``, under its scheme: a trusted proxy's ``X-Forwarded-Proto``, else the
+    server's). A page from another port or scheme of an allowed host is foreign.
 
     >>> site_origins({"headers": [(b"host", b"localhost:8000")]})
     ['https://rummy.example', 'http://localhost:8000']
@@ -72,7 +72,7 @@ def site_origins(scope: Any) -> list[str]:
     headers = dict(scope.get("headers", []))
     host = headers.get(b"host", b"").decode("latin-1")
     if host and validate_host(split_domain_port(host)[0], _allowed_hosts()):
-        origins.append(f"{_scheme(scope, headers)}://{host}")
+        origins.append(f"{_scheme(scope)}://{host}")
     return origins
 
 
@@ -81,13 +81,9 @@ def _allowed_hosts() -> list[str]:
     return DEBUG_HOSTS if settings.DEBUG and not hosts else hosts
 
 
-def _scheme(scope: Any, headers: dict[bytes, bytes]) -> str:
-    """``https`` or ``http``: the scheme the page's browser reached this server by."""
-    if settings.SECURE_PROXY_SSL_HEADER:
-        name, secure = settings.SECURE_PROXY_SSL_HEADER
-        sent = headers.get(name.removeprefix("HTTP_").lower().replace("_", "-").encode())
-        if sent is not None:
-            return "https" if sent.decode("latin-1").split(",")[0].strip() == secure else "http"
+def _scheme(scope: Any) -> str:
+    """``https`` or ``http``: the scheme the page's browser reached this server by, as the
+    server or a trusted proxy said (``config.forwarded`` decides ``scope["scheme"]`` first)."""
     return "https" if scope.get("scheme") in ("wss", "https") else "http"
 
 

@@ -16,7 +16,6 @@ from django.utils.text import slugify
 
 from accounts.models import Club, User
 from config.errors import refuse
-from games.engine.errors import ConfigError
 from games.models import RuleSet
 from tournaments.access import event_pool, rating_and_games, require_admin
 from tournaments.audit import audit
@@ -47,6 +46,7 @@ from tournaments.notices import notify_check_in_open
 from tournaments.refusals import (
     cancel_refusal,
     close_window_refusal,
+    deal_refusal,
     open_check_in_refusal,
     open_registration_refusal,
     start_refusal,
@@ -112,13 +112,13 @@ def _insert(event: Tournament, *, retry: bool) -> None:
 
 
 def check_event(event: Tournament) -> None:
-    """:raises EventError: ``bad_request`` for a setting the event cannot run with."""
+    """:raises EventError: ``bad_request`` for a setting the event cannot run with: among them
+    rules that cannot deal to a table size the event may draw (``refusals.deal_refusal``)."""
     try:
         fmt = get_format(event.format)
-        rules = event.ruleset.to_rules(event.overrides)
-        rules.check_players(event.table_size)
-    except (FormatError, ConfigError) as exc:
+    except FormatError as exc:
         raise EventError("bad_request", str(exc)) from None
+    refuse(deal_refusal(event))
     unknown = set(event.options) - set(OPTION_NAMES)
     if unknown:
         raise EventError("bad_request", f"options: unknown {', '.join(sorted(unknown))}")

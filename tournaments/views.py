@@ -43,6 +43,7 @@ from tournaments.selectors import (
     round_table_get,
     standings_rows,
 )
+from tournaments.stalls import round_table_retry
 
 Status = Tournament.Status
 LIST_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finished"}
@@ -267,6 +268,17 @@ def table_result(request: HttpRequest, slug: str, round_table_id: int) -> HttpRe
         hands = hands_from_text(request.POST.get("hands", ""))
         scorekeeper_enter(event_id=event.pk, round_table_id=table.pk, hands=hands, actor=user)
         return f"The result of table {table.key or table.index + 1} is entered."
+
+    return _run(request, slug, call)
+
+
+@require_POST
+def table_retry(request: HttpRequest, slug: str, round_table_id: int) -> HttpResponse:
+    """A table's result that could not be recorded, sent again (``tournaments.stalls``)."""
+
+    def call(event: Tournament, user: Any) -> str:
+        table = round_table_retry(event_id=event.pk, round_table_id=round_table_id, actor=user)
+        return f"The result of table {table.key or table.index + 1} is being recorded again."
 
     return _run(request, slug, call)
 

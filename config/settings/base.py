@@ -13,6 +13,8 @@ from pathlib import Path
 import environ
 from django.utils.csp import CSP
 
+from config.envfiles import env_or_file, postgres_url
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 env = environ.Env()
@@ -22,12 +24,16 @@ if (BASE_DIR / ".env").is_file():
 
 # Required in production; development.py falls back to a key kept in an ignored local file.
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Off unless asked for (`DJANGO_DEBUG=1`, or `make dev`): debug pages show tracebacks and settings
+# to whoever reaches the server, and `make run` may be reachable by more than its owner.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
-DATABASE_URL = env("DATABASE_URL", default="")
-REDIS_URL = env("REDIS_URL", default="")
+# Each secret below may come from a file instead: NAME_FILE names it (config/envfiles.py). The
+# database is one URL or its parts (POSTGRES_HOST, _PORT, _DB, _USER, _PASSWORD), quoted here.
+DATABASE_URL = env_or_file("DATABASE_URL", default="") or postgres_url()
+REDIS_URL = env_or_file("REDIS_URL", default="")
 SERVICE_MODE = "full" if DATABASE_URL or REDIS_URL else "embedded"
 
 INSTALLED_APPS = [
@@ -54,10 +60,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # The client's address and scheme, from X-Forwarded-* only when a trusted proxy sent them
+    # (TRUSTED_PROXIES below): first, so the HTTPS redirect and every throttle see the result.
+    "config.forwarded.ForwardedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error under /api/ answers JSON, and a missing page the site's 404 page, with DEBUG on
+    # as off. Outside the middleware below, so it also sees what they refuse.
+    "config.error_pages.ErrorPagesMiddleware",
     # A view that fails because the database is unreachable answers 503, not a traceback.
     "config.unavailable.UnavailableMiddleware",
     # A NUL byte in the path or query string is refused before PostgreSQL sees it (a 500 there).
@@ -113,7 +125,7 @@ SECURE_CSP = {
 
 # --- Database ----------------------------------------------------------------------------------
 if DATABASE_URL:
-    DATABASES = {"default": env.db_url("DATABASE_URL")}
+    DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     # Persistent connections save a connect per request; health checks drop dead ones first.
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
@@ -178,7 +190,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery ------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_BROKER_URL = env_or_file("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
 # Celery's Django fixup closes the database connection around every task unless this is set:
@@ -206,6 +218,11 @@ CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
 CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
 CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
 FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+# A hook that fails is tried again by the sweep after FINALIZE_SETTLE_SECONDS, then twice as
+# long each time (1, 2, 4, 8 minutes): five attempts span a quarter of an hour, long enough to
+# outlast a restart or a brief outage, short enough that the organizers hear of a real fault
+# while their event is still on. Then it stops, and they are told (games.finalization).
+FINALIZE_MAX_ATTEMPTS = env.int("FINALIZE_MAX_ATTEMPTS", default=5)
 # A rematch offer stands this long from its first answer: time to read the result and decide,
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
@@ -257,7 +274,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 # Seconds an SMTP call may take before the task fails (it is retried later).
 EMAIL_TIMEOUT_SECONDS = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
-EMAIL_URL = env("EMAIL_URL", default="")
+EMAIL_URL = env_or_file("EMAIL_URL", default="")
 
 
 def _mailer(url: str) -> dict[str, object]:
@@ -286,7 +303,7 @@ def smtp_mailer_from_env() -> dict[str, object]:
         host=env("EMAIL_HOST", default="localhost"),
         port=env.int("EMAIL_PORT", default=25),
         username=env("EMAIL_HOST_USER", default=""),
-        password=env("EMAIL_HOST_PASSWORD", default=""),
+        password=env_or_file("EMAIL_HOST_PASSWORD", default=""),
         use_tls=env.bool("EMAIL_USE_TLS", default=False),
     )
 
@@ -304,6 +321,12 @@ SITE_URL = env("SITE_URL", default="http://localhost:8000")
 # Entrants of an event that starts within this many minutes are told once (tournaments.tasks).
 EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 
+# --- The edge -----------------------------------------------------------------------------------
+# Networks of the reverse proxies in front (compose: Caddy's network), comma-separated. Only a
+# request whose connecting address is in one has its X-Forwarded-For and X-Forwarded-Proto
+# believed (config/forwarded.py); empty, they are ignored and the connecting address is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
 # --- WebSocket rate limit ------------------------------------------------------------------------
 # Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,
 # refilled at WS_RATE_PER_SECOND. A person acts a few times a turn and a bot at its opponents'
@@ -311,6 +334,10 @@ EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 # keeps flooding is closed (config/ws_limit.py).
 WS_RATE_BURST = env.int("WS_RATE_BURST", default=20)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+# On SIGTERM the server closes every socket with 1012 (service restart) and waits this long for
+# the closes to complete before it stops (config/restart.py). A close completes within about a
+# second (autobahn's close handshake timeout); compose gives a container 10 s to stop.
+WS_CLOSE_GRACE_SECONDS = env.float("WS_CLOSE_GRACE_SECONDS", default=5.0)
 
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -337,7 +364,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing a body nested too deeply to read as any other bad body.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
@@ -348,10 +376,10 @@ REST_FRAMEWORK = {
         # Event registrations and withdrawals per player, by the API or the event page.
         "entries": env("ENTRIES_THROTTLE_RATE", default="30/hour"),
     },
-    # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
-    # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
-    # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
-    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
+    # Throttles key on REMOTE_ADDR, which config.forwarded has already set to the client's
+    # address (the one place that reads X-Forwarded-For, and only from TRUSTED_PROXIES): DRF must
+    # not read the header a second time.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -377,8 +405,9 @@ SPECTACULAR_SETTINGS = {
 # --- Static files and i18n ---------------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Outside production WhiteNoise serves straight from the apps, so `make run` needs no
-# collectstatic (and there is no STATIC_ROOT to collect into; production sets one).
+# Outside production WhiteNoise serves straight from the apps, with DEBUG on or off, so `make run`
+# needs no collectstatic (and there is no STATIC_ROOT to collect into; production sets one). With
+# DEBUG off it finds the files once at start; with it on, on every request (edits show at once).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

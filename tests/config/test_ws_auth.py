@@ -11,6 +11,7 @@ from django.db import connections
 from django.test import Client
 
 from accounts.services import user_register
+from config.forwarded import ForwardedSocketMiddleware
 from config.ws_auth import OriginCheck, TokenAuthMiddleware, TokenAuthMiddlewareStack
 
 # Consumers touch the database from a worker thread (closing old connections as they end).
@@ -70,13 +71,14 @@ async def test_a_handshake_without_origin_is_let_through() -> None:
     assert await handshake(OriginCheck(WhoAmI.as_asgi())) == {"user": None}
 
 
-def with_scheme(app: Any, scheme: str | None) -> Any:
-    """``app`` under a server that says the handshake's scheme (``wss`` over TLS), or not."""
+def served(app: Any, **scope: Any) -> Any:
+    """``app`` under a server that puts ``scope``'s keys in the handshake's scope (``scheme``
+    ``wss`` over TLS, the peer as ``client``); the test communicator sets neither."""
 
-    async def served(scope: Any, receive: Any, send: Any) -> Any:
-        return await app({**scope, "scheme": scheme} if scheme else scope, receive, send)
+    async def serving(given: Any, receive: Any, send: Any) -> Any:
+        return await app({**given, **scope}, receive, send)
 
-    return served
+    return serving
 
 
 @pytest.mark.usefixtures("hosts")
@@ -95,7 +97,8 @@ def with_scheme(app: Any, scheme: str | None) -> Any:
 async def test_an_origin_of_the_site_is_let_through(
     origin: bytes, headers: list[Any], scheme: str | None
 ) -> None:
-    app = with_scheme(OriginCheck(WhoAmI.as_asgi()), scheme)
+    app = OriginCheck(WhoAmI.as_asgi())
+    app = served(app, scheme=scheme) if scheme else app
     assert await handshake(app, headers=[(b"origin", origin), *headers]) == {"user": None}
 
 
@@ -128,13 +131,19 @@ async def test_a_foreign_or_opaque_origin_is_refused(origin: bytes, headers: lis
 
 @pytest.mark.usefixtures("hosts")
 async def test_behind_a_tls_proxy_the_forwarded_scheme_is_the_handshakes(settings: Any) -> None:
-    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    app = OriginCheck(WhoAmI.as_asgi())
+    """As config.asgi stacks them: a trusted proxy's X-Forwarded-Proto decides the scheme."""
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    app = served(ForwardedSocketMiddleware(OriginCheck(WhoAmI.as_asgi())), client=["10.0.0.2", 1])
     proxied = [*host(b"rummy.example:8000"), (b"x-forwarded-proto", b"https")]
     good = [(b"origin", b"https://rummy.example:8000"), *proxied]
     assert await handshake(app, headers=good) == {"user": None}
     bad = [(b"origin", b"http://rummy.example:8000"), *proxied]
     assert (await handshake(app, headers=bad))[0] is False
+    # From a peer nobody trusts the header is dropped: the handshake is plain HTTP's.
+    stranger = served(
+        ForwardedSocketMiddleware(OriginCheck(WhoAmI.as_asgi())), client=["9.9.9.9", 1]
+    )
+    assert (await handshake(stranger, headers=good))[0] is False
 
 
 async def test_the_site_origins_are_read_at_each_handshake(settings: Any) -> None:
