@@ -6,7 +6,7 @@ Django cannot migrate, and profiles and ratings will hang off it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser, UserManager
@@ -40,7 +40,7 @@ class User(AbstractUser):
     )
     username_skeleton = models.CharField(max_length=600, db_index=True, editable=False)
 
-    objects = Users()
+    objects: ClassVar[Users] = Users()
 
     def save(self, *args: Any, **kwargs: Any) -> None:
         """Save; when an existing account's password was changed (``set_password`` since it was

@@ -338,7 +338,7 @@ LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=10)
 # checked; the counting is ours (accounts.login_guard), by the canonical username and the
 # address the API throttles read.
 AUTHENTICATION_BACKENDS = [
-    "axes.backends.AxesStandaloneBackend",
+    "accounts.login_guard.GuardBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_HANDLER = "accounts.login_guard.LoginGuard"
