@@ -117,17 +117,14 @@ class TokenApi(AuthApi):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        # The log-in page's failure counts (accounts.login_guard) hold here too, so guessing
-        # cannot move to this door.
+        # The log-in guard (accounts.login_guard) holds here as on the pages: a locked name or
+        # address is refused before any password is checked, in the API's error shape. A wrong
+        # password is counted through django-axes (Django's ``user_login_failed`` signal).
         username = data.validated_data["username"]
         wait = login_guard.login_blocked(request, username)
         if wait is not None:
             raise exceptions.Throttled(wait=wait, detail="Too many failed log-ins.")
-        try:
-            token = services.token_for_credentials(request=request, **data.validated_data)
-        except services.InvalidCredentials:
-            login_guard.login_failed(request, username)
-            raise
+        token = services.token_for_credentials(request=request, **data.validated_data)
         login_guard.login_succeeded(request, username)
         return Response(TokenOutput({"token": token.key}).data)
 

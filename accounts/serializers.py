@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from accounts import payloads
+from accounts.models import User
 from config.payloads import serializer_for
 
 
@@ -18,6 +19,13 @@ class RegisterInput(serializers.Serializer):
     email = serializers.EmailField(
         max_length=254, required=False, allow_blank=True, allow_null=True
     )
+
+    def validate_username(self, value: str) -> str:
+        # Stored in NFKC, as Django's forms store names (a fullwidth n is n), which can lengthen it.
+        name = User.normalize_username(value)
+        if len(name) > 150:
+            raise serializers.ValidationError("Ensure this field has no more than 150 characters.")
+        return name
 
     def validate_email(self, value: str | None) -> str:
         return value or ""

@@ -50,6 +50,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # The log-in guard's doors: its backend and signals, with our counting rules
+    # (accounts.login_guard).
+    "axes",
     "accounts",
     "chat",
     "notifications",
@@ -80,6 +83,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Turns a log-in page the guard refused into 429 with Retry-After (accounts.login_guard).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -346,11 +351,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Failed log-ins (the log-in page and the token call) allowed in each window of
-# LOGIN_FAILURE_WINDOW seconds, per client address and per username (accounts.login_guard).
+# Failed log-ins (the log-in page, the admin's log-in and the token call) allowed in each window
+# of LOGIN_FAILURE_WINDOW seconds, per client address and per username (accounts.login_guard).
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=10)
+# django-axes refuses a locked log-in in every `authenticate` call, before the password is
+# checked; the counting is ours (accounts.login_guard), by the canonical username and the
+# address the API throttles read.
+AUTHENTICATION_BACKENDS = [
+    "accounts.login_guard.GuardBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "accounts.login_guard.LoginGuard"
+AXES_USERNAME_CALLABLE = "accounts.login_guard.axes_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
+# What the handler counts by (axes' checks read it; the limits are the LOGIN_FAILURES_* above).
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# A refused attempt is flagged on the request and not counted (no password was checked).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Axes' tables and admin pages hold nothing here: the counts are in the cache.
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"

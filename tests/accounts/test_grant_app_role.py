@@ -51,8 +51,9 @@ def test_the_app_role_reads_and_writes_rows_but_not_the_schema(role: str) -> Non
         ).fetchone() == (False,)
         app.execute(
             "INSERT INTO accounts_user (password, is_superuser, username, first_name, last_name,"
-            " email, is_staff, is_active, date_joined)"
-            " VALUES ('x', false, 'role_probe', '', '', '', false, true, now())"
+            " email, is_staff, is_active, date_joined, username_key, username_skeleton)"
+            " VALUES ('x', false, 'role_probe', '', '', '', false, true, now(), 'role_probe',"
+            " 'role_probe')"
         )
         assert app.execute("SELECT count(*) FROM accounts_user").fetchone() == (1,)
         app.execute("DELETE FROM accounts_user WHERE username = 'role_probe'")
