@@ -11,11 +11,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
-# Dependencies first, so code changes do not reinstall them.
-COPY pyproject.toml ./
-RUN python -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]))' \
-        > /tmp/requirements.txt \
-    && pip install --quiet -r /tmp/requirements.txt
+# Dependencies first, so code changes do not reinstall them: exactly the versions in
+# requirements.lock (`make lock` writes it from pyproject.toml), each file checked against its
+# hash, nothing resolved at build time. The project itself is not installed: it runs from /app.
+COPY requirements.lock ./
+RUN pip install --quiet --require-hashes --no-deps -r requirements.lock
 
 COPY . .
 # Static files are collected at build time; the key given here exists only for this step.
@@ -26,4 +26,6 @@ RUN useradd --system --home /app rummy \
 
 USER rummy
 EXPOSE 8000
-CMD ["daphne", "--proxy-headers", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+# No --proxy-headers: daphne would believe X-Forwarded-For from anyone. The app decides the
+# client's address, from TRUSTED_PROXIES only (config/forwarded.py).
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

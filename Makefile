@@ -1,6 +1,7 @@
 # The two commands: `make run` (serve on http://127.0.0.1:8000) and `make test`.
-# Also: `make test-fast`, `make lint`, `make bench`. Everything runs from .venv, built here on
-# first use.
+# Also: `make dev` (`make run` with Django's debug mode), `make test-fast`, `make lint`,
+# `make bench`, `make lock`. Everything runs from .venv, built here on first use from the lock
+# files (exact versions, checked by hash).
 
 SHELL := /bin/bash
 VENV := .venv
@@ -21,7 +22,7 @@ PYTEST := $(VENV)/bin/pytest --dist loadgroup
 # More pytest options, e.g. PYTEST_ARGS="--randomly-seed=1234" to replay an order.
 PYTEST_ARGS ?=
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run dev test test-fast lint bench lock clean
 
 # Find Python 3.12 or newer. pyenv shims can exist and still fail ("command not found"), so each
 # candidate must actually run and report a version before it is chosen.
@@ -43,14 +44,31 @@ $(PY):
 	  { "$$python" -m venv $(VENV) && $(PY) -m pip install --quiet --upgrade pip; } || \
 	  { rm -rf $(VENV); echo "Could not create $(VENV) (on Debian/Ubuntu: apt-get install python3-venv)" >&2; exit 1; }
 
-# Stamps: reinstall only when pyproject.toml changes.
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+# Stamps: reinstall only when a lock file changes. The lock files pin every package, the
+# dependencies' dependencies too, with their hashes (`make lock` writes them from pyproject.toml);
+# the project itself is installed after them, without dependencies of its own choosing.
+$(VENV)/.installed: requirements.lock | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: requirements-dev.lock | $(PY)
+	$(PY) -m pip install --quiet --require-hashes -r requirements-dev.lock
+	$(PY) -m pip install --quiet --no-deps -e .
 	@touch $@ $(VENV)/.installed
+
+# Write requirements.lock (runtime: the Dockerfile and `make run`) and requirements-dev.lock
+# (runtime and dev: `make test`, `make lint`, CI) from pyproject.toml, with every file's hash.
+# Versions already locked are kept; a new dependency is added at its newest allowed version.
+# `make lock LOCK_ARGS=--upgrade` moves everything to the newest allowed versions instead,
+# `LOCK_ARGS="--upgrade-package django"` one package. Commit both files with pyproject.toml.
+LOCK_ARGS ?=
+PIP_COMPILE := $(VENV)/bin/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+	--no-emit-index-url --no-emit-find-links $(LOCK_ARGS)
+lock: | $(PY)
+	@[ -x $(VENV)/bin/pip-compile ] || $(PY) -m pip install --quiet 'pip-tools>=7.4'
+	$(PIP_COMPILE) --output-file requirements.lock pyproject.toml
+	$(PIP_COMPILE) --extra dev --output-file requirements-dev.lock pyproject.toml
 
 run: $(VENV)/.installed
 	$(PY) manage.py migrate --noinput
@@ -58,6 +76,11 @@ run: $(VENV)/.installed
 	$(PY) manage.py create_admin
 	@echo "Serving on http://$(HOST):$(PORT)/ (Ctrl-C stops the server and its embedded worker)"
 	exec $(VENV)/bin/daphne -b $(HOST) -p $(PORT) config.asgi:application
+
+# `make run` with DEBUG on: tracebacks on error pages, static files re-read on every request.
+# For a developer's own machine only: debug pages show settings and code to whoever sees them.
+dev: export DJANGO_DEBUG = 1
+dev: run
 
 test: $(VENV)/.installed-dev
 	$(PYTEST) -n $(TEST_WORKERS) $(PYTEST_ARGS)

@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 
+from accounts.forms import AdminAddUserForm, AdminChangeUserForm, AdminLoginForm
 from accounts.models import Club, ClubMembership, User
+
+# The admin's log-in says why the log-in guard refused it (accounts.login_guard), as the page does.
+admin.site.login_form = AdminLoginForm
 
 
 class MembershipInline(admin.TabularInline):
@@ -12,7 +16,10 @@ class MembershipInline(admin.TabularInline):
 
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
-    """Django's user admin, bound to our user model."""
+    """Django's user admin, bound to our user model, holding names to accounts.usernames."""
+
+    form = AdminChangeUserForm
+    add_form = AdminAddUserForm
 
 
 @admin.register(Club)

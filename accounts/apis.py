@@ -2,7 +2,8 @@
 `DELETE /api/auth/token/`, which revokes the caller's token.
 
 Both take credentials in the body, so they run without session authentication (no CSRF token
-needed) and are throttled per client address under the `auth` scope. They read JSON, and also
+needed) and are throttled per client address under the `auth` scope, and registration also
+under `signup` (``config.throttles``, shared with the sign-up page). They read JSON, and also
 form-encoded bodies (`curl -d username=...`). `GET /api/auth/me/` answers who the caller is, by
 session or `Authorization: Token KEY`.
 """
@@ -18,11 +19,11 @@ from rest_framework.authentication import (
     SessionAuthentication,
     TokenAuthentication,
 )
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import ScopedRateThrottle
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 from rest_framework.views import APIView
 
 from accounts import login_guard, services
@@ -35,17 +36,22 @@ from accounts.serializers import (
     TokenOutput,
 )
 from config.exceptions import ErrorOutput
+from config.parsers import JSONParser
+from config.throttles import SignUpThrottle
 
 
 class AuthApi(APIView):
     authentication_classes = ()
     permission_classes = (AllowAny,)
     parser_classes = (JSONParser, FormParser, MultiPartParser)
-    throttle_classes = (ScopedRateThrottle,)
+    throttle_classes: tuple[type[BaseThrottle], ...] = (ScopedRateThrottle,)
     throttle_scope = "auth"
 
 
 class RegisterApi(AuthApi):
+    # The auth scope's budget, and the new accounts per address the sign-up page counts too.
+    throttle_classes = (ScopedRateThrottle, SignUpThrottle)
+
     @extend_schema(
         operation_id="auth_register",
         request=RegisterInput,
@@ -53,7 +59,9 @@ class RegisterApi(AuthApi):
             201: RegisterOutput,
             400: OpenApiResponse(ErrorOutput, description="bad_request or weak_password"),
             409: OpenApiResponse(ErrorOutput, description="username_taken"),
-            429: OpenApiResponse(ErrorOutput, description="throttled"),
+            429: OpenApiResponse(
+                ErrorOutput, description="throttled (auth, or new accounts from your address)"
+            ),
         },
     )
     def post(self, request: Request) -> Response:
@@ -109,17 +117,14 @@ class TokenApi(AuthApi):
     def post(self, request: Request) -> Response:
         data = TokenInput(data=request.data)
         data.is_valid(raise_exception=True)
-        # The log-in page's failure counts (accounts.login_guard) hold here too, so guessing
-        # cannot move to this door.
+        # The log-in guard (accounts.login_guard) holds here as on the pages: a locked name or
+        # address is refused before any password is checked, in the API's error shape. A wrong
+        # password is counted through django-axes (Django's ``user_login_failed`` signal).
         username = data.validated_data["username"]
         wait = login_guard.login_blocked(request, username)
         if wait is not None:
             raise exceptions.Throttled(wait=wait, detail="Too many failed log-ins.")
-        try:
-            token = services.token_for_credentials(request=request, **data.validated_data)
-        except services.InvalidCredentials:
-            login_guard.login_failed(request, username)
-            raise
+        token = services.token_for_credentials(request=request, **data.validated_data)
         login_guard.login_succeeded(request, username)
         return Response(TokenOutput({"token": token.key}).data)
 

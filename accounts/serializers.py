@@ -3,6 +3,7 @@
 from rest_framework import serializers
 
 from accounts import payloads
+from accounts.models import User
 from config.payloads import serializer_for
 
 
@@ -15,7 +16,16 @@ class RegisterInput(serializers.Serializer):
     password = serializers.CharField(max_length=128, trim_whitespace=False)
     # Optional (PROTOCOL.md lists it, a bot may have none): left out, blank or null all mean no
     # address; one that is given must be valid.
-    email = serializers.EmailField(required=False, allow_blank=True, allow_null=True)
+    email = serializers.EmailField(
+        max_length=254, required=False, allow_blank=True, allow_null=True
+    )
+
+    def validate_username(self, value: str) -> str:
+        # Stored in NFKC, as Django's forms store names (a fullwidth n is n), which can lengthen it.
+        name = User.normalize_username(value)
+        if len(name) > 150:
+            raise serializers.ValidationError("Ensure this field has no more than 150 characters.")
+        return name
 
     def validate_email(self, value: str | None) -> str:
         return value or ""

@@ -3,18 +3,42 @@
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
 
 from accounts.models import User
+from accounts.usernames import canonical, skeleton
 from config.errors import ServiceError
 
 
 class UsernameTaken(ServiceError):
-    """The username is already used (compared without regard to case)."""
+    """The username is already used, or one that looks like it (accounts.usernames)."""
 
-    def __init__(self) -> None:
-        super().__init__("username_taken", "That username is taken.", 409)
+    TAKEN = "That username is taken."
+    LOOKALIKE = "That username looks like one that is taken; choose another."
+
+    def __init__(self, message: str = TAKEN) -> None:
+        super().__init__("username_taken", message, 409)
+
+
+def username_check(username: str, *, exclude: int | None = None) -> None:
+    """Refuse a name for a new account (or for renaming account ``exclude``): one with the canonical
+    key of a taken name (``ADMIN``, a fullwidth ``admin``, beside ``admin``), or with its skeleton
+    (``admin`` with a Cyrillic ``a``, ``bob1`` beside ``bobl``), so no two players can look alike on
+    a leaderboard. The key is unique in the database too; the skeleton is checked here only.
+
+    :raises UsernameTaken: with the reason in its message.
+    """
+    key = canonical(username)
+    found = User.objects.filter(Q(username_key=key) | Q(username_skeleton=skeleton(username)))
+    if exclude is not None:
+        found = found.exclude(pk=exclude)
+    keys = list(found.values_list("username_key", flat=True)[:5])
+    if key in keys:
+        raise UsernameTaken()
+    if keys:
+        raise UsernameTaken(UsernameTaken.LOOKALIKE)
 
 
 class WeakPassword(ServiceError):
@@ -36,12 +60,13 @@ class InvalidCredentials(ServiceError):
 def user_register(*, username: str, password: str, email: str = "") -> tuple[User, Token]:
     """Create a user and its API token.
 
-    :raises UsernameTaken: when the name is in use, even with different case ("Ann" vs "ann"),
-        so two players can never look alike on a leaderboard.
+    The name is stored in NFKC, as Django's own forms store it (a fullwidth ``n`` is ``n``).
+
+    :raises UsernameTaken: when the name or one that looks like it is in use (``username_check``).
     :raises WeakPassword: when the password validators refuse it.
     """
-    if User.objects.filter(username__iexact=username).exists():
-        raise UsernameTaken()
+    username = User.normalize_username(username)
+    username_check(username)
     user = User(username=username, email=email)
     try:
         password_validation.validate_password(password, user=user)

@@ -15,9 +15,9 @@ one server in one run).
 ``--mode embedded`` is what ``make run`` serves, and needs nothing: no ``DATABASE_URL`` or
 ``REDIS_URL``, so a SQLite file (a fresh one in a temporary folder, ``SQLITE_PATH``), the
 in-memory channel layer and the Celery worker and beat that ``config.asgi`` starts inside the
-one server process (daphne unless told otherwise, as ``make run``; DEBUG on, as ``make run``,
-unless ``--debug off``). That process's CPU includes the embedded worker's threads: it is what
-``make run`` costs.
+one server process (daphne unless told otherwise, as ``make run``; DEBUG off, as ``make run``,
+unless ``--debug on``, as ``make dev``). That process's CPU includes the embedded worker's
+threads: it is what ``make run`` costs.
 
 Phases, each on sockets of its own, measured for ``--duration`` seconds:
 - ``flat_out``: ``--flat-tables`` tables; the player to move acts as soon as their state arrives.
@@ -195,8 +195,8 @@ def service_env(db_url: str, redis_url: str) -> dict[str, str]:
 
 def embedded_env(sqlite_path: Path, debug: bool) -> dict[str, str]:
     """The environment of ``make run`` (nothing set: the embedded defaults), on the SQLite file
-    ``sqlite_path``, whatever the calling shell points at. ``debug`` as ``make run`` (on) unless
-    told otherwise; its log level is left at ``make run``'s too."""
+    ``sqlite_path``, whatever the calling shell points at. ``debug`` on as ``make dev``, off as
+    ``make run``; its log level is left at ``make run``'s too."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "CELERY_"))}
     for name in ("DATABASE_URL", "REDIS_URL", "CHANNELS_PREFIX"):
         env.pop(name, None)
@@ -1158,7 +1158,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--debug",
         choices=["on", "off"],
-        help="DJANGO_DEBUG (embedded: on, as make run; full: off)",
+        help="DJANGO_DEBUG (off, as make run; on as make dev)",
     )
     parser.add_argument("--quick", action="store_true", help="4 + 2 (+ 8) tables, 3 s phases")
     parser.add_argument("--max", action="store_true", help="the aim: 500 human-pace tables")
@@ -1190,7 +1190,7 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
             "--workers: the embedded mode is one process (its in-memory channel layer and "
             "broker reach no other)"
         )
-    args.debug = embedded if args.debug is None else args.debug == "on"
+    args.debug = args.debug == "on"
     if embedded:
         args.redis = None  # no Redis: Meter counts no services and no commands
     return args

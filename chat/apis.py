@@ -38,7 +38,7 @@ class ChatSwitchInput(serializers.Serializer):
 
 
 class ChatMuteInput(serializers.Serializer):
-    user = serializers.CharField(help_text="The username to mute")
+    user = serializers.CharField(max_length=150, help_text="The username to mute")
 
 
 def _errors(**more: str) -> dict[int, OpenApiResponse]:

@@ -3,18 +3,26 @@
 PROTOCOL.md answers refused actions with `{"error", "message"}`; every other API failure uses the
 same shape so a client needs one error parser. Field errors add `"fields": {name: [messages]}`.
 This is the REST half of the one mapping of the services' refusals (`config.errors`): any
-`ServiceError`, whichever app raised it, answers with its status and body here.
+`ServiceError`, whichever app raised it, answers with its status and body here. Errors Django
+answers itself (a path with no route, an exception DRF lets through) take the same shape under
+/api/ in `config.error_pages`.
 """
 
+import logging
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.views import defaults
+from django.conf import settings
+from django.core.exceptions import (
+    RequestDataTooBig,
+    SuspiciousOperation,
+    TooManyFieldsSent,
+    TooManyFilesSent,
+)
 from rest_framework import exceptions, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler, set_rollback
 
-from config.errors import ServiceError
+from config.errors import BAD_REQUEST, ServiceError
 from config.unavailable import is_unavailable, unavailable_error
 
 # DRF's own exception classes, mapped to stable codes clients can switch on.
@@ -58,9 +66,29 @@ def _code_for(kind: type[Exception]) -> str:
     return next((CODES[base] for base in kind.__mro__ if base in CODES), "error")
 
 
+def refused_request(exc: SuspiciousOperation) -> ServiceError:
+    """What the API answers a request Django refuses to read: a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a form over ``DATA_UPLOAD_MAX_NUMBER_FIELDS`` fields or
+    ``DATA_UPLOAD_MAX_NUMBER_FILES`` files. Django raises these when a view first reads the body,
+    so DRF hands them here; it answers them 400 itself elsewhere. They are logged where Django
+    logs them, on ``django.security.<name>``."""
+    logging.getLogger(f"django.security.{type(exc).__name__}").error(str(exc))
+    if isinstance(exc, RequestDataTooBig):
+        message = f"the request body is over {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"
+    elif isinstance(exc, TooManyFieldsSent):
+        message = f"the request has over {settings.DATA_UPLOAD_MAX_NUMBER_FIELDS} fields"
+    elif isinstance(exc, TooManyFilesSent):
+        message = f"the request has over {settings.DATA_UPLOAD_MAX_NUMBER_FILES} files"
+    else:
+        message = "the request cannot be read"
+    return ServiceError(BAD_REQUEST, message)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if is_unavailable(exc):  # the database is out of reach: retryable (config.unavailable)
         exc = unavailable_error()
+    if isinstance(exc, SuspiciousOperation):
+        exc = refused_request(exc)
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
     response = exception_handler(exc, context)
@@ -86,13 +114,3 @@ def service_error_response(error: ServiceError) -> Response:
         headers["Retry-After"] = str(error.extra["retry_after"])
     set_rollback()  # as DRF does for its own exceptions, should the request be atomic
     return Response(error.body(), status=error.status, headers=headers)
-
-
-def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    """Django's 404 handler (`handler404`): JSON in the API's error shape under /api/, so a
-    client's error parser also reads a call to a path that matches no route (a slug the URL
-    pattern refuses, a word where an id goes); the usual page everywhere else."""
-    if request.path.startswith("/api/"):
-        body = {"error": "not_found", "message": "No such API resource."}
-        return JsonResponse(body, status=status.HTTP_404_NOT_FOUND)
-    return defaults.page_not_found(request, exception)

@@ -73,8 +73,16 @@ def load[M: Model](model: type[M], rows: Sequence[Sequence[Any]]) -> list[M]:
     return out
 
 
+#: A 64-bit column's range: a whole number outside it names no row.
+BIGINT = range(-(2**63), 2**63)
+
+
 def fetch(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-    """The rows a read returns (Django's cursor: its parameters are small)."""
+    """The rows a read returns (Django's cursor: its parameters are small). A whole-number
+    parameter past a 64-bit column (an id of 10**20 from a URL) matches nothing, as in Django's
+    own lookups: SQLite would raise ``OverflowError`` for it."""
+    if any(type(p) is int and p not in BIGINT for p in params):
+        return []
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -28,6 +28,3 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics, name="metrics"),
 ]
-
-# Under /api/ a path that matches no route answers JSON, as every other API error does.
-handler404 = "config.exceptions.not_found"

@@ -1,8 +1,9 @@
 """Who may open a WebSocket: the origin check and the API token, around Channels' session auth.
 
-- ``OriginCheck`` refuses a handshake whose ``Origin`` header names a host outside
-  ``ALLOWED_HOSTS`` (Channels' matching), so a page on another site cannot open a socket with the
-  visitor's session cookie. A handshake without ``Origin`` passes: browsers always send one, so
+- ``OriginCheck`` refuses a handshake whose ``Origin`` header is not one of the site's own
+  origins (scheme, host and port, as Django's CSRF check compares them), so a page on another
+  site, or on another port or scheme of this host, cannot open a socket with the visitor's
+  session cookie. A handshake without ``Origin`` passes: browsers always send one, so
   only bots and other non-browser clients leave it out, and they cannot be made to act for
   someone else's cookie.
 - ``TokenAuthMiddleware`` sets ``scope["user"]`` from ``?token=KEY`` (DRF's token model, the
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from functools import cache
 from typing import Any
-from urllib.parse import ParseResult, parse_qs
+from urllib.parse import parse_qs, urlparse
 
 from channels.auth import AuthMiddlewareStack
 from channels.db import database_sync_to_async
@@ -24,6 +25,7 @@ from channels.middleware import BaseMiddleware
 from channels.security.websocket import OriginValidator, WebsocketDenier
 from django.conf import settings
 from django.db import DatabaseError, connection
+from django.http.request import split_domain_port, validate_host
 from rest_framework.authtoken.models import Token
 
 from config.rows import columns, fetch, load, quote
@@ -34,25 +36,55 @@ DEBUG_HOSTS = ["localhost", "127.0.0.1", "[::1]"]
 
 
 class OriginCheck(OriginValidator):
-    """Channels' ``OriginValidator`` over ``settings.ALLOWED_HOSTS``, read at each handshake,
-    letting a handshake without an ``Origin`` header through."""
+    """Channels' ``OriginValidator``, matching scheme, host and port, against the origins this
+    site is served at, read at each handshake (``site_origins``). A handshake without an
+    ``Origin`` header is let through."""
 
     def __init__(self, application: Any) -> None:
-        # The base class stores a fixed list; the hosts are read from the settings instead.
+        # The base class stores a fixed list; the origins depend on the handshake instead.
         self.application = application
 
-    @property
-    def allowed_origins(self) -> list[str]:
-        hosts = list(settings.ALLOWED_HOSTS)
-        if settings.DEBUG and not hosts:
-            hosts = DEBUG_HOSTS
-        return hosts
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        headers = dict(scope.get("headers", []))
+        origin = headers.get(b"origin")
+        # Latin-1 cannot fail to decode, so only an absent header passes unchecked.
+        if origin is not None and not any(
+            self.match_allowed_origin(urlparse(origin.decode("latin-1")), pattern)
+            for pattern in site_origins(scope)
+        ):
+            return await WebsocketDenier()(scope, receive, send)
+        return await self.application(scope, receive, send)
 
-    def valid_origin(self, parsed_origin: ParseResult | None) -> bool:
-        # The base class parses the header as latin-1, which cannot fail: None means absent.
-        if parsed_origin is None:
-            return True
-        return bool(self.validate_origin(parsed_origin))
+
+def site_origins(scope: Any) -> list[str]:
+    """The origins a page opening this socket may have, each ``scheme://host[:port]``, as
+    Django's CSRF check accepts a form's: ``SITE_URL``'s, each of ``CSRF_TRUSTED_ORIGINS``
+    (``*.`` for any subdomain) and the handshake's own (its ``Host`` header, if one of
+    ``ALLOWED_HOSTS``, under its scheme: a trusted proxy's ``X-Forwarded-Proto``, else the
+    server's). A page from another port or scheme of an allowed host is foreign.
+
+    >>> site_origins({"headers": [(b"host", b"localhost:8000")]})
+    ['https://rummy.example', 'http://localhost:8000']
+    """
+    site = urlparse(settings.SITE_URL)
+    origins = [f"{site.scheme}://{site.netloc}"]
+    origins += [o.replace("://*.", "://.") for o in settings.CSRF_TRUSTED_ORIGINS]
+    headers = dict(scope.get("headers", []))
+    host = headers.get(b"host", b"").decode("latin-1")
+    if host and validate_host(split_domain_port(host)[0], _allowed_hosts()):
+        origins.append(f"{_scheme(scope)}://{host}")
+    return origins
+
+
+def _allowed_hosts() -> list[str]:
+    hosts = list(settings.ALLOWED_HOSTS)
+    return DEBUG_HOSTS if settings.DEBUG and not hosts else hosts
+
+
+def _scheme(scope: Any) -> str:
+    """``https`` or ``http``: the scheme the page's browser reached this server by, as the
+    server or a trusted proxy said (``config.forwarded`` decides ``scope["scheme"]`` first)."""
+    return "https" if scope.get("scheme") in ("wss", "https") else "http"
 
 
 @database_sync_to_async

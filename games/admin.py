@@ -21,6 +21,7 @@ from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from games.errors import TableError
 from games.models import (
     RULE_FIELDS,
+    FinalizerFailure,
     FinalizerRun,
     GameResult,
     HandResult,
@@ -297,5 +298,15 @@ class FinalizerRunAdmin(ViewOnlyAdmin):
     """Which finalization hooks (ratings, tournaments) have run for which finished game."""
 
     list_display = ["table", "hook", "done_at"]
+    list_filter = ["hook"]
+    list_select_related = ["table"]
+
+
+@admin.register(FinalizerFailure)
+class FinalizerFailureAdmin(ViewOnlyAdmin):
+    """Finalization hooks that failed: how often, why, and when the sweep tries again (empty:
+    given up; an event's organizers retry it from its page)."""
+
+    list_display = ["table", "hook", "attempts", "failed_at", "retry_at", "error"]
     list_filter = ["hook"]
     list_select_related = ["table"]

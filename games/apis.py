@@ -27,7 +27,7 @@ from config.exceptions import ErrorOutput
 from config.payloads import serializer_for
 from games import clock_services, payloads, rematch, services
 from games.listing import table_filter, tables_listed
-from games.models import Table
+from games.models import RuleSet, Table
 from games.selectors import (
     game_view,
     log_since,
@@ -57,7 +57,9 @@ TableAnswerOutput = serializer_for(payloads.TableAnswerOutput)
 
 
 class TableInput(serializers.Serializer):
-    ruleset = serializers.CharField(default="standard")
+    ruleset = serializers.CharField(
+        default="standard", max_length=RuleSet._meta.get_field("slug").max_length
+    )
     seats = serializers.JSONField(default=4)  # type: ignore[arg-type]  # any JSON default
     rules = serializers.JSONField(default=dict, help_text="Overrides of the rule set's fields")
     turn_seconds = serializers.JSONField(default=None)
@@ -125,7 +127,13 @@ class TableListApi(TableApi):
     @extend_schema(
         operation_id="tables_create",
         request=TableInput,
-        responses={201: TableAnswerOutput, **_ERRORS},
+        responses={
+            201: TableAnswerOutput,
+            **_ERRORS,
+            409: OpenApiResponse(
+                ErrorOutput, description="too_many_tables: you sit at the cap of waiting tables"
+            ),
+        },
     )
     def post(self, request: Request) -> Response:
         data = TableInput(data=request.data)
@@ -173,7 +181,12 @@ def _seat_call_schema(name: str, **errors: OpenApiResponse) -> Any:
 
 
 @_seat_call_schema(
-    "join", **{"409": OpenApiResponse(ErrorOutput, description="table_full or already_started")}
+    "join",
+    **{
+        "409": OpenApiResponse(
+            ErrorOutput, description="table_full, already_started or too_many_tables"
+        )
+    },
 )
 class TableJoinApi(SeatCallApi):
     call = staticmethod(services.table_join)

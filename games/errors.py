@@ -4,7 +4,8 @@ Engine errors keep their protocol codes (``games.engine.errors``, mapped here in
 ``TableError.from_engine``); the services add their own for the table's life before and after the
 game: ``not_found``, ``table_full``, ``already_started``, ``not_enough_players``, ``paused``
 for an action while an organizer has paused the table, and ``rematch_over`` for an answer to a
-rematch offer that a decline or the clock has ended.
+rematch offer that a decline or the clock has ended, and ``too_many_tables`` for a seat past the
+cap on waiting tables one player holds (``games.waiting``).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ ALREADY_STARTED = "already_started"
 NOT_ENOUGH_PLAYERS = "not_enough_players"
 PAUSED = "paused"
 REMATCH_OVER = "rematch_over"
+TOO_MANY_TABLES = "too_many_tables"
 
 
 class TableError(ServiceError):

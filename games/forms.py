@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 
 from accounts.models import Club
-from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, TARGET_MAX
 from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet, Table
 from games.services import TIME_BANK_SECONDS_MAX, TURN_SECONDS_MAX
 
@@ -53,7 +53,10 @@ class TableForm(forms.Form):
         "club's leaderboard.",
     )
     target = forms.IntegerField(
-        min_value=1, required=False, help_text="Leave empty for the rule set's target."
+        min_value=1,
+        max_value=TARGET_MAX,
+        required=False,
+        help_text="Leave empty for the rule set's target.",
     )
     jokers_per_deck = forms.IntegerField(min_value=0, max_value=2, required=False)
     stock_out = forms.ChoiceField(

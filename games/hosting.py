@@ -50,6 +50,7 @@ def table_open_for(
             turn_seconds=turn_seconds,
             time_bank_seconds=time_bank_seconds,
             rated=rated,
+            capped=False,
         )
         if club is not None:
             table.club = club

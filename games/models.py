@@ -449,6 +449,39 @@ class FinalizerRun(models.Model):
         return f"{self.hook} for table {self.table_id}"
 
 
+class FinalizerFailure(models.Model):
+    """A finalization hook that failed for a game, and when it is tried again.
+
+    Written by ``games.finalization.run_hook`` in its own transaction once the hook's has rolled
+    back: one row per table and hook, counting the attempts. The sweep sends the hook again at
+    ``retry_at`` (backing off), and after ``FINALIZE_MAX_ATTEMPTS`` stops (``retry_at`` empty:
+    given up) and the listeners are told (an event tells its organizers). The row goes once the
+    hook runs; an organizer's retry deletes it and sends the hook again.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="finalizer_failures")
+    hook = models.CharField(max_length=100)
+    attempts = models.PositiveIntegerField(default=0)
+    error = models.CharField(max_length=500, help_text="The last failure's reason.")
+    failed_at = models.DateTimeField(help_text="When it last failed.")
+    retry_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the sweep sends it again; empty once given up."
+    )
+
+    class Meta:
+        ordering = ["table", "hook"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "hook"], name="finalizer_failure_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hook} for table {self.table_id}: {self.attempts} failed"
+
+    @property
+    def given_up(self) -> bool:
+        return self.retry_at is None
+
+
 class Rematch(models.Model):
     """The offer of a rematch at a finished table (outside events): who accepted and who
     declined, in the order they answered, until when the offer stands, and the table it made

@@ -13,11 +13,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from django.conf import settings
+
 from accounts.models import ClubMembership, User
 from games.engine.errors import FORBIDDEN, NOT_SEATED
 from games.engine.rules import MIN_PLAYERS
-from games.errors import ALREADY_STARTED, NOT_ENOUGH_PLAYERS, TABLE_FULL, TableError
-from games.models import Table
+from games.errors import (
+    ALREADY_STARTED,
+    NOT_ENOUGH_PLAYERS,
+    TABLE_FULL,
+    TOO_MANY_TABLES,
+    TableError,
+)
+from games.models import Seat, Table
 from games.payloads import SeatActions
 
 
@@ -48,6 +56,20 @@ def join_refusal(table: Table, user: User, seats: Sequence[SeatRow]) -> TableErr
         return TableError(TABLE_FULL, f"all {table.seats} seats are taken", status=409)
     if table.club_id is not None and not is_member(user, table.club_id):
         return TableError(FORBIDDEN, "only the club's members sit at its tables", status=403)
+    return waiting_cap_refusal(user)
+
+
+def waiting_cap_refusal(user: User) -> TableError | None:
+    """Why ``user`` may not take another seat at a waiting table: they sit at
+    ``WAITING_TABLES_PER_PLAYER`` already (the tables they opened count: they sit there). The
+    services count it holding the player's row lock (``games.waiting.lock_player``)."""
+    cap = settings.WAITING_TABLES_PER_PLAYER
+    if Seat.objects.filter(user=user, table__status=Table.Status.WAITING).count() >= cap:
+        return TableError(
+            TOO_MANY_TABLES,
+            f"you sit at {cap} tables waiting for players already: start or leave one first",
+            status=409,
+        )
     return None
 
 

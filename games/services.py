@@ -38,7 +38,14 @@ from games.engine.state import GameState
 from games.errors import PAUSED, TableError
 from games.models import BETWEEN_HANDS_SECONDS_MAX, RuleSet, Seat, Table, TableEvent
 from games.record import advance, lock_table, start_game
-from games.refusals import is_member, join_refusal, leave_refusal, seated, start_refusal
+from games.refusals import (
+    is_member,
+    join_refusal,
+    leave_refusal,
+    seated,
+    start_refusal,
+    waiting_cap_refusal,
+)
 from games.selectors import (
     SeatInfo,
     seat_infos_of,
@@ -47,6 +54,7 @@ from games.selectors import (
     table_seats,
     table_state,
 )
+from games.waiting import lock_player
 
 # A client_id is the client's own idempotency key (a UUID in PROTOCOL.md); bounded, not parsed.
 CLIENT_ID_MAX = 100
@@ -119,6 +127,7 @@ def table_create(
     rated: bool = True,
     club: Club | str | None = None,
     between_hands_seconds: int | None = None,
+    capped: bool = True,
 ) -> Table:
     """A new table under ``ruleset`` plus ``overrides``, its creator in the first seat.
 
@@ -127,10 +136,12 @@ def table_create(
     rule set's clock, ``between_hands_seconds`` (0 to 120) its break between hands (a setting
     of the table, not an engine rule: it stays out of ``overrides``). A ``club`` table (a club
     or its slug) seats only the club's members, and its rated result counts in the club's
-    rating pool too.
+    rating pool too. The creator may sit at ``WAITING_TABLES_PER_PLAYER`` waiting tables at
+    most (``games.waiting``); ``capped=False`` is for a caller that starts the table in the same
+    transaction (``games.hosting``), so it never waits.
 
     :raises TableError: ``bad_request`` naming the field at fault, ``forbidden`` (403) for a
-        club the creator is not a member of.
+        club the creator is not a member of, ``too_many_tables`` (409).
     """
     rule_set = _ruleset(ruleset)
     owner = _club(club, creator)
@@ -161,6 +172,9 @@ def table_create(
     if rules.time_bank_seconds > TIME_BANK_SECONDS_MAX:
         raise TableError(BAD_REQUEST, f"time_bank_seconds: must be at most {TIME_BANK_SECONDS_MAX}")
     with transaction.atomic():
+        if capped:
+            lock_player(creator)
+            refuse(waiting_cap_refusal(creator))
         table = Table.objects.create(
             ruleset=rule_set,
             rules=rules.to_dict(),
@@ -199,7 +213,8 @@ def _club_by_slug(slug: object) -> Club:
 def table_join(*, table_id: int, user: User) -> Table:
     """Seat ``user``; a table that is then full starts by itself. Joining twice is a no-op.
 
-    :raises TableError: ``already_started`` or ``table_full`` (409), ``not_found`` (404),
+    :raises TableError: ``already_started``, ``table_full`` or ``too_many_tables`` (409),
+        ``not_found`` (404),
         ``forbidden`` (403) at a club's table for someone not in the club.
     """
     with transaction.atomic():
@@ -207,6 +222,7 @@ def table_join(*, table_id: int, user: User) -> Table:
         seats = list(Seat.objects.filter(table=table))
         if seated(user, seats):
             return table
+        lock_player(user)  # after the table's lock, as every caller takes them
         refuse(join_refusal(table, user, seats))
         position = max((s.position for s in seats), default=-1) + 1
         Seat.objects.create(table=table, user=user, position=position)

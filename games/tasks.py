@@ -16,7 +16,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
-from games import finalization, timers
+from games import finalization, timers, waiting
 from games.clock_services import overdue_table_ids, table_enforce_deadline
 from games.rematch import rematch_expiry_push
 
@@ -44,7 +44,8 @@ def enforce_turn(table_id: int, version: int, deadline: str) -> bool:
 def sweep() -> dict[str, int]:
     """The safety net run by beat every ``CLOCK_SWEEP_SECONDS``: play every turn whose deadline
     passed more than ``CLOCK_SWEEP_GRACE_SECONDS`` ago (its timer lost with a worker, a message
-    or a restart), and send again every finalization left undone."""
+    or a restart), send again every finalization left undone, and close the waiting tables
+    past ``WAITING_TABLE_EXPIRY_SECONDS``."""
     now = timezone.now()
     grace = timedelta(seconds=settings.CLOCK_SWEEP_GRACE_SECONDS)
     enforced = 0
@@ -58,7 +59,11 @@ def sweep() -> dict[str, int]:
     )
     for table_id, hook in pending:
         timers.send(timers.RUN_FINALIZER, (table_id, hook))
-    return {"enforced": enforced, "finalizations": len(pending)}
+    expired = sum(
+        waiting.table_expire(table_id, now)
+        for table_id in waiting.expired_waiting_ids(now, limit=settings.CLOCK_SWEEP_LIMIT)
+    )
+    return {"enforced": enforced, "finalizations": len(pending), "expired": expired}
 
 
 @shared_task(name=timers.FINALIZE_GAME, **_RETRY)

@@ -18,6 +18,7 @@ class Kind(models.TextChoices):
     CHECK_IN_OPEN = "check_in_open", "Check-in has opened"
     STARTS_SOON = "starts_soon", "Your event starts in ten minutes"
     REMATCH_OFFER = "rematch_offer", "A rematch offer"
+    EVENT_STALLED = "event_stalled", "Your event's result could not be recorded"
 
 
 class Notification(models.Model):

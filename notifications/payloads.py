@@ -50,6 +50,7 @@ class EmailSettingsOutput(TypedDict):
     check_in_open: bool
     starts_soon: bool
     rematch_offer: bool
+    event_stalled: bool
 
 
 class EmailSettingsInput(TypedDict):
@@ -59,6 +60,7 @@ class EmailSettingsInput(TypedDict):
     check_in_open: NotRequired[bool]
     starts_soon: NotRequired[bool]
     rematch_offer: NotRequired[bool]
+    event_stalled: NotRequired[bool]
 
 
 class SettingsOutput(TypedDict):

@@ -4,6 +4,7 @@ import gc
 import importlib
 import os
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -141,6 +142,42 @@ def _rule_set_presets(request: pytest.FixtureRequest) -> None:
 
 
 _DB_FIXTURES = {"db", "transactional_db", "live_server", "django_db_setup_tables"}
+
+
+# How long a transactional test's teardown waits for other sessions on its database to finish.
+QUIET_SECONDS = 30.0
+
+
+@pytest.fixture(autouse=True)
+def _quiet_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    """A transactional test's database is flushed (one TRUNCATE of every table) only once no
+    other session on it is inside a transaction.
+
+    A live server can leave work running after its test: Django cancels a request whose
+    browser went away, and a cancelled ``sync_to_async`` leaves its thread running the view;
+    a socket's closing runs in a thread of its own. Such a transaction holds a lock on one
+    table and asks for the next while the flush holds the first and asks for the other, and
+    PostgreSQL kills the flush as a deadlock ("Database ... couldn't be flushed"). Torn down
+    after the test's own fixtures (servers, pages) and before pytest-django's flush."""
+    if not settings.configured or not _transactional(request):
+        yield
+        return
+    request.getfixturevalue("transactional_db")
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return  # SQLite's writers wait for each other: no deadlock to avoid
+    deadline = time.monotonic() + QUIET_SECONDS
+    with connection.cursor() as cursor:
+        while time.monotonic() < deadline:
+            cursor.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                " AND pid <> pg_backend_pid() AND state IN ('active', 'idle in transaction')"
+            )
+            if cursor.fetchone()[0] == 0:
+                return
+            time.sleep(0.05)
 
 
 def _uses_database(item: pytest.Item) -> bool:

@@ -33,6 +33,7 @@ PURE = (
     "ratings.glicko",
     "ratings.compute",
     "tournaments.formats",
+    "accounts.usernames",
 )
 
 

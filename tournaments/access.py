@@ -25,6 +25,20 @@ def is_event_admin(user: User, tournament: Tournament) -> bool:
     )
 
 
+def event_organizers(tournament: Tournament) -> list[User]:
+    """Whom the event tells of what needs an organizer: its own admins, its club's admins, and
+    its creator while one of the organizers (staff at large are not told of every event)."""
+    ids = set(tournament.admins.values_list("pk", flat=True))
+    if tournament.club_id is not None:
+        admins = ClubMembership.objects.filter(
+            club_id=tournament.club_id, role=ClubMembership.Role.ADMIN
+        )
+        ids |= set(admins.values_list("user_id", flat=True))
+    if is_event_admin(tournament.created_by, tournament):
+        ids.add(tournament.created_by_id)
+    return list(User.objects.filter(pk__in=ids, is_active=True).order_by("pk"))
+
+
 def require_admin(user: User, tournament: Tournament) -> None:
     """:raises EventError: ``forbidden`` (403) for anyone but the event's organizers."""
     if not is_event_admin(user, tournament):

@@ -55,6 +55,11 @@ urlpatterns = [
         name="api-event-table-result",
     ),
     path(
+        _EVENT + "tables/<int:round_table_id>/retry/",
+        apis_results.RetryApi.as_view(),
+        name="api-event-table-retry",
+    ),
+    path(
         _EVENT + "rounds/<int:round_id>/reseat/",
         apis.ReseatApi.as_view(),
         name="api-event-round-reseat",

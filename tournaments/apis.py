@@ -26,6 +26,7 @@ from rest_framework.views import APIView
 
 from accounts.auth import signed_in
 from config.exceptions import ErrorOutput
+from config.throttles import EntryThrottle
 from tournaments import entries, organizer, services
 from tournaments import serializers as s
 from tournaments.bracket_view import event_bracket
@@ -195,21 +196,30 @@ def _call_schema(name: str, description: str, request: Any = None, **errors: str
 @_call_schema(
     "register",
     "Enter the event (registration open, its conditions met).",
-    **{"403": "not_eligible: an entry condition not met", "409": "wrong_status or event_full"},
+    **{
+        "403": "not_eligible: an entry condition not met",
+        "409": "wrong_status or event_full",
+        "429": "throttled: too many registrations and withdrawals, with retry_after (seconds)",
+    },
 )
 class RegisterApi(EventCallApi):
     call = staticmethod(entries.entry_register)
     player = True
+    throttle_classes = (EntryThrottle,)
 
 
 @_call_schema(
     "withdraw",
     "Leave the event; once it runs, your table plays on with you absent.",
-    **{"400": "not_registered"},
+    **{
+        "400": "not_registered",
+        "429": "throttled: too many registrations and withdrawals, with retry_after (seconds)",
+    },
 )
 class WithdrawApi(EventCallApi):
     call = staticmethod(entries.entry_withdraw)
     player = True
+    throttle_classes = (EntryThrottle,)
 
 
 @_call_schema("check_in", "Confirm you will play (check-in open).", **{"400": "not_registered"})

@@ -16,8 +16,11 @@ class TournamentsConfig(AppConfig):
         from tournaments.chat_rooms import register_event_room
         from tournaments.push import event_of_table_rated
         from tournaments.rounds import event_finalize
+        from tournaments.stalls import tell_organizers
 
         finalization.register("tournaments")(event_finalize)
+        # A hook given up for an event's table stalls the event: its organizers are told.
+        finalization.on_given_up(tell_organizers)
         register_table_managers()
         register_event_room()  # who reads, writes and moderates an event's chat
         # A rated game of an event moves its players' ratings: the event's page shows them.

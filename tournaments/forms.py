@@ -10,13 +10,21 @@ from django import forms
 
 from accounts.models import Club
 from config.errors import ServiceError
-from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS
+from games.engine.rules import MAX_PLAYERS, MIN_PLAYERS, TARGET_MAX
 from games.models import RuleSet
 from tournaments.errors import EventError
 from tournaments.formats import Settings
+from tournaments.limits import (
+    DESCRIPTION_MAX,
+    NAME_MAX,
+    PLAYERS_MAX,
+    RATED_GAMES_MAX,
+    RATING_BOUND,
+    TURN_SECONDS_MAX,
+    whole_number,
+)
 from tournaments.models import FORMAT_CHOICES, Tournament
 from tournaments.payloads import RoundTableOutput
-from tournaments.services import TURN_SECONDS_MAX
 
 _WHEN = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 _DEFAULTS = Settings()
@@ -71,8 +79,10 @@ def _when(label: str) -> forms.DateTimeField:
 class EventForm(forms.Form):
     """A new event, in draft; ``event_create`` checks the settings together."""
 
-    name = forms.CharField(max_length=120)
-    description = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), required=False)
+    name = forms.CharField(max_length=NAME_MAX)
+    description = forms.CharField(
+        max_length=DESCRIPTION_MAX, widget=forms.Textarea(attrs={"rows": 3}), required=False
+    )
     club = forms.ModelChoiceField(
         queryset=Club.objects.none(), to_field_name="slug", required=False
     )
@@ -80,7 +90,10 @@ class EventForm(forms.Form):
         queryset=RuleSet.objects.all(), to_field_name="slug", empty_label=None, initial="standard"
     )
     target = forms.IntegerField(
-        min_value=1, required=False, help_text="Leave empty for the rule set's target."
+        min_value=1,
+        max_value=TARGET_MAX,
+        required=False,
+        help_text="Leave empty for the rule set's target.",
     )
     turn_seconds = forms.IntegerField(min_value=1, max_value=TURN_SECONDS_MAX, initial=60)
     time_bank_seconds = forms.IntegerField(min_value=0, max_value=TURN_SECONDS_MAX, initial=0)
@@ -102,7 +115,10 @@ class EventForm(forms.Form):
         required=False, help_text="Round robin: play the schedule twice."
     )
     advance = forms.IntegerField(
-        min_value=1, required=False, help_text="Multi-table elimination: the top K go on."
+        min_value=1,
+        max_value=PLAYERS_MAX,
+        required=False,
+        help_text="Multi-table elimination: the top K go on.",
     )
     min_table = forms.IntegerField(
         min_value=2,
@@ -111,6 +127,7 @@ class EventForm(forms.Form):
         help_text="Round robin, multi-table elimination, Swiss tables: the smallest table.",
     )
     placement_points = forms.CharField(
+        max_length=200,
         required=False,
         help_text="Round robin, Swiss tables: points by place at a table, e.g. 4, 2, 1, 0.",
     )
@@ -126,10 +143,10 @@ class EventForm(forms.Form):
     check_in_opens_at = _when("Check-in opens")
     check_in_closes_at = _when("Check-in closes")
     starts_at = _when("Starts")
-    max_players = forms.IntegerField(min_value=2, required=False)
-    min_rating = forms.FloatField(required=False)
-    max_rating = forms.FloatField(required=False)
-    min_rated_games = forms.IntegerField(min_value=0, initial=0)
+    max_players = forms.IntegerField(min_value=2, max_value=PLAYERS_MAX, required=False)
+    min_rating = forms.FloatField(min_value=-RATING_BOUND, max_value=RATING_BOUND, required=False)
+    max_rating = forms.FloatField(min_value=-RATING_BOUND, max_value=RATING_BOUND, required=False)
+    min_rated_games = forms.IntegerField(min_value=0, max_value=RATED_GAMES_MAX, initial=0)
     members_only = forms.BooleanField(required=False, help_text="Only the club's members enter.")
 
     def __init__(self, *args: Any, clubs: Any = None, staff: bool = False, **kwargs: Any) -> None:
@@ -198,10 +215,12 @@ def parse_places(post: Mapping[str, str], players: list[str]) -> dict[str, int]:
     """
     places: dict[str, int] = {}
     for i, name in enumerate(players):
-        raw = (post.get(f"place-{i}") or "").strip()
-        if not raw.isdigit() or int(raw) < 1:
-            raise EventError("bad_request", f"give {name} a place: a whole number from 1")
-        places[name] = int(raw)
+        place = whole_number(post.get(f"place-{i}"), high=len(players))
+        if not place:
+            raise EventError(
+                "bad_request", f"give {name} a place: a whole number from 1 to {len(players)}"
+            )
+        places[name] = place
     return places
 
 

@@ -4,6 +4,12 @@ Lock order, everywhere in this app: a game table's row before the event's row (t
 hook arrives holding its table's lock). So no service here touches a live table while it holds
 the event's lock; those that must (pause, withdraw, disqualify) do the table part in its own
 transaction, after the event's part commits.
+
+A round table's verdict is written under the event's lock, and only after reading the table
+again under it: its game's result (the finalization hook), a face-to-face entry (which gives the
+table its game), an adjudication (which locks the table's game first when there is one) and a
+table left with one player at a round's start. Once a round table has a game, that game alone
+decides it (``refusals.adjudicate_refusal``, ``refusals.result_entry_refusal``).
 """
 
 from __future__ import annotations

@@ -287,6 +287,8 @@ class AuditEntry(models.Model):
         DISQUALIFIED = "disqualified", "Player disqualified"
         ANNOUNCE = "announce", "Announcement"
         FINISH = "finish", "Finished"
+        STALLED = "stalled", "Table's result stuck"
+        RETRY = "retry", "Table's result retried"
         CANCELLED = "cancelled", "Cancelled"
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="audit")

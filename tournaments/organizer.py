@@ -3,7 +3,9 @@ stuck table, re-seat or start a waiting round, announce. Every one is audited.
 
 Lock order (see ``tournaments.locks``): a live table's lock is never taken while the event's
 is held. Where both must change, the event's part commits first and the tables' part runs after
-commit, each table in its own transaction (``transaction.on_commit``). Each tool raises the
+commit, each table in its own transaction (``transaction.on_commit``); adjudication alone takes
+the one game's lock first and then the event's, as the finalization hook does, so that its
+verdict and the game's are decided under the same locks. Each tool raises the
 refusal of its check in ``tournaments.refusals``, which the organizer's page asks too.
 """
 
@@ -21,10 +23,12 @@ from config.errors import refuse
 from games.clock_services import table_pause, table_resume
 from games.errors import TableError
 from games.hosting import table_adjudicate
+from games.record import lock_table
 from tournaments.access import require_admin
 from tournaments.audit import audit
 from tournaments.departures import leave_event, live_tables
 from tournaments.errors import EventError
+from tournaments.limits import ANNOUNCEMENT_MAX, REASON_MAX, within
 from tournaments.locks import lock_event
 from tournaments.models import Announcement, AuditEntry, Entry, Round, RoundTable, Tournament
 from tournaments.refusals import (
@@ -49,9 +53,11 @@ def entry_remove(
     """An organizer withdraws (or disqualifies) a player. Before the event starts the entry is
     simply withdrawn; once it runs, see ``leave_event``.
 
-    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over).
+    :raises EventError: ``forbidden``, ``not_found``, ``wrong_status`` (the event is over),
+        ``bad_request`` (a reason past ``REASON_MAX``).
     """
     status = Entry.Status.DISQUALIFIED if disqualify else Entry.Status.WITHDRAWN
+    reason = within(reason, "reason", REASON_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)
@@ -125,47 +131,59 @@ def round_table_adjudicate(
 ) -> RoundTable:
     """Decide a table's result: each player's place (by username), with a reason. A game in
     play is ended as adjudicated (its result then arrives through the finalization hook); a
-    table without a live game (face to face, or never opened) is recorded at once.
+    table without a game (face to face, or never opened) is recorded at once.
+
+    One verdict per table: the table's game (when it has one) and then the event are locked in
+    the app's lock order (``tournaments.locks``) and the refusal is read again under both, so an
+    adjudication arriving with a face-to-face entry, another adjudication or the game's own end
+    waits for it and is then refused (``wrong_status``) with nothing changed. A table that has a
+    game is decided by that game alone.
 
     :raises EventError: ``forbidden`` (not an organizer, or one who plays at this table),
         ``not_found``, ``wrong_status``, ``bad_request``.
     :raises TableError: the live game's refusal (``games.hosting.table_adjudicate``).
     """
-    table = round_table_get(event_id, round_table_id)
-    require_admin(actor, table.round.tournament)
-    refuse(adjudicate_refusal(table, actor))
-    if has_live_game(table):
-        assert table.table is not None  # has_live_game: it has one
-        table_adjudicate(table_id=table.table.pk, places=places, actor=actor, reason=reason)
-        _note_adjudication(event_id, table, places, actor, reason)
-        return table
+    reason = within(reason, "reason", REASON_MAX)
     with transaction.atomic():
+        table = round_table_get(event_id, round_table_id)
+        require_admin(actor, table.round.tournament)  # before any lock: no one else waits on it
+        if table.table_id is not None:
+            lock_table(table.table_id)  # once a round table has a game, it keeps it
         event = lock_event(event_id)
-        table.refresh_from_db()
-        refuse(adjudicate_refusal(table, actor))  # again, under the lock: it may be in now
-        # Players who have left the event are not placed: ``record`` puts them last, absent,
-        # as at an online table and as the scorekeeper does.
-        names = dict(
-            Entry.objects.filter(pk__in=table.players, status=Entry.Status.PLAYING).values_list(
-                "user__username", "pk"
-            )
-        )
-        if sorted(places) != sorted(names) or not reason.strip():
-            raise EventError(
-                "bad_request", "give every player still in the event a place, and a reason"
-            )
-        record(table, {names[n]: (p, 0, False) for n, p in places.items()})
-        _note_adjudication(event_id, table, places, actor, reason)
-        advance_if_done(event, table.round)
+        require_admin(actor, event)
+        table = round_table_get(event_id, round_table_id)  # read again, under the locks
+        refuse(adjudicate_refusal(table, actor))
+        live = has_live_game(table)
+        if live:
+            assert table.table_id is not None  # has_live_game: it has one
+            table_adjudicate(table_id=table.table_id, places=places, actor=actor, reason=reason)
+        else:
+            _record_adjudication(event, table, places, reason)
+        table.adjudicated = reason.strip()
+        table.save(update_fields=["adjudicated"])
+        details = {"table": table.pk, "places": places, "reason": reason}
+        audit(event, actor, Action.ADJUDICATE, details)
+        if not live:  # a game's result arrives through its finalization hook
+            advance_if_done(event, table.round)
     return table
 
 
-def _note_adjudication(
-    event_id: int, table: RoundTable, places: dict[str, int], actor: User, reason: str
+def _record_adjudication(
+    event: Tournament, table: RoundTable, places: dict[str, int], reason: str
 ) -> None:
-    RoundTable.objects.filter(pk=table.pk).update(adjudicated=reason.strip())
-    event = Tournament.objects.get(pk=event_id)
-    audit(event, actor, Action.ADJUDICATE, {"table": table.pk, "places": places, "reason": reason})
+    """A table without a game takes the organizer's places at once. Call holding the lock."""
+    # Players who have left the event are not placed: ``record`` puts them last, absent, as at
+    # an online table and as the scorekeeper does.
+    names = dict(
+        Entry.objects.filter(pk__in=table.players, status=Entry.Status.PLAYING).values_list(
+            "user__username", "pk"
+        )
+    )
+    if sorted(places) != sorted(names) or not reason.strip():
+        raise EventError(
+            "bad_request", "give every player still in the event a place, and a reason"
+        )
+    record(table, {names[n]: (p, 0, False) for n, p in places.items()})
 
 
 def round_reseat(*, event_id: int, round_id: int, tables: list[list[int]], actor: User) -> Round:
@@ -219,9 +237,12 @@ def _event_round(event_id: int, round_id: int, actor: User) -> tuple[Tournament,
 
 
 def announce(*, event_id: int, text: str, actor: User) -> Announcement:
-    """Post an announcement on the event's page. :raises EventError: ``bad_request``."""
+    """Post an announcement on the event's page, at most ``ANNOUNCEMENT_MAX`` characters.
+
+    :raises EventError: ``bad_request``."""
     if not text.strip():
         raise EventError("bad_request", "text: an announcement needs words")
+    text = within(text, "text", ANNOUNCEMENT_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         require_admin(actor, event)

@@ -55,6 +55,7 @@ from tournaments.selectors import (
     event_rules_summary,
     event_standings,
 )
+from tournaments.stalls import stalled_tables
 from tournaments.standing import Standing, own_message
 
 Status = Tournament.Status
@@ -226,6 +227,8 @@ def organizer_tools(
         "seeding": seeding_preview(event) if seeding_refusal(event) is None else None,
         "open_tables": _open_tables(event, rounds, actor),
         "waiting_rounds": _waiting_rounds(event, rounds, actor),
+        # Tables whose result a finalization hook failed to record (``tournaments.stalls``).
+        "stalled": stalled_tables(event),
     }
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from accounts.models import ClubMembership, User
+from games.engine.errors import ConfigError
 from games.models import Table
 from tournaments.access import event_pool, rating_and_games
 from tournaments.errors import EventError, forbidden, not_eligible, wrong_status
@@ -163,6 +164,39 @@ def start_refusal(event: Tournament) -> EventError | None:
         get_format(event.format).check(players, settings_of(event))
     except FormatError as exc:
         return EventError("bad_request", str(exc))
+    # Checked at creation too; again here for an event whose rule set changed since.
+    return deal_refusal(event)
+
+
+def drawn_table_sizes(event: Tournament) -> range:
+    """Every table size ``event`` may open a game at: 2 to its table size, whatever the format.
+    The two-player formats draw only tables of 2; the multi-seat ones draw down to ``min_table``
+    and, once players leave, below it (``formats.common.seat_sizes``; a heads-up final of
+    multi-table elimination); and a table planned before a player left opens with those still
+    in (``rounds.start_round``), down to two."""
+    return range(2, max(event.table_size, 2) + 1)
+
+
+def deal_refusal(event: Tournament) -> EventError | None:
+    """Why ``event``'s rules (its rule set with its overrides) cannot run it: the engine refuses
+    them, or cannot deal to one of the table sizes the event may draw (``drawn_table_sizes``),
+    the message naming that size. Refused at creation, so that no round of the event can fail
+    to open a table (which stalls the event)."""
+    try:
+        rules = event.ruleset.to_rules(event.overrides)
+        if not 2 <= event.table_size <= 8:
+            rules.check_players(event.table_size)  # the engine's own words for a size it refuses
+    except ConfigError as exc:
+        return EventError("bad_request", str(exc))
+    for seats in drawn_table_sizes(event):
+        try:
+            rules.check_players(seats)
+        except ConfigError as exc:
+            return EventError(
+                "bad_request",
+                f"{exc.field}: the rules cannot deal to a table of {seats}, which this event may "
+                f"seat (tables of 2 to {event.table_size}): {exc.message}",
+            )
     return None
 
 
@@ -237,14 +271,24 @@ def has_live_game(table: RoundTable) -> bool:
 
 
 def adjudicate_refusal(table: RoundTable, actor: User) -> EventError | None:
-    """Why ``actor`` may not decide ``table``'s result now: they play at it; or, without a game
-    in play, its result is in or its round is not running. A game in play is the table
-    service's to refuse (``games.hosting.table_adjudicate``, under the table's lock)."""
+    """Why ``actor`` may not decide ``table``'s result now: they play at it; its result is in;
+    it has a game that is over (entered face to face, or ended in play: that game decides it,
+    once its finalization hook records it); or, without a game, its round is not running. A
+    game in play is adjudicated by the table service (``games.hosting.table_adjudicate``).
+
+    Read under the game's lock and the event's (``organizer.round_table_adjudicate``), this is
+    what keeps one verdict per table: whatever decided it first, the second is refused here."""
     neutral = neutral_refusal(actor, table)
     if neutral is not None or has_live_game(table):
         return neutral
-    if table.done or table.round.status != Round.Status.RUNNING:
-        return wrong_status("this table's result is already in, or its round is not running")
+    if table.done:
+        return wrong_status(f"the result of {table} is in already")
+    if table.table_id is not None:
+        return wrong_status(
+            f"{table} has its game (table {table.table_id}), which is over: its result is that"
+        )
+    if table.round.status != Round.Status.RUNNING:
+        return wrong_status(f"{table} is not in a running round")
     return None
 
 

@@ -76,7 +76,8 @@ def _check_points(points: object, where: str) -> None:
 
 # --- The textarea format ------------------------------------------------------------------------
 
-_ITEM = re.compile(r"^([^\s,/]+)\s+(\d+)\s*/\s*(\d+)$")
+# ASCII digits, a few: points are at most MAX_POINTS, and int() refuses thousands of digits.
+_ITEM = re.compile(r"^([^\s,/]+)\s+([0-9]{1,9})\s*/\s*([0-9]{1,9})$")
 
 
 def hands_from_text(text: str) -> list[dict[str, dict[str, int]]]:

@@ -10,13 +10,12 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from accounts.models import Club, User
 from config.errors import refuse
-from games.engine.errors import ConfigError
 from games.models import RuleSet
 from tournaments.access import event_pool, rating_and_games, require_admin
 from tournaments.audit import audit
@@ -30,12 +29,24 @@ from tournaments.formats import (
     seed_by_hand,
     seed_by_rating,
 )
+from tournaments.limits import (
+    DESCRIPTION_MAX,
+    NAME_MAX,
+    PLAYERS_MAX,
+    RATED_GAMES_MAX,
+    RATING_BOUND,
+    REASON_MAX,
+    TURN_SECONDS_MAX,
+    in_range,
+    within,
+)
 from tournaments.locks import lock_event
 from tournaments.models import AuditEntry, Entry, Tournament
 from tournaments.notices import notify_check_in_open
 from tournaments.refusals import (
     cancel_refusal,
     close_window_refusal,
+    deal_refusal,
     open_check_in_refusal,
     open_registration_refusal,
     start_refusal,
@@ -45,7 +56,6 @@ from tournaments.rounds import plan_next_round
 Status = Tournament.Status
 Action = AuditEntry.Action
 Refusal = Callable[[Tournament], EventError | None]
-TURN_SECONDS_MAX = 3_600
 OPTION_NAMES = (
     "third_place",
     "grand_final_reset",
@@ -67,21 +77,48 @@ def event_create(*, created_by: User, name: str, format: str, **fields: Any) -> 
     if isinstance(fields.get("club"), str):
         fields["club"] = _club(fields["club"])
     event = Tournament(name=name, format=format, created_by=created_by, **fields)
-    event.slug = event.slug or _free_slug(name)
+    chosen = event.slug
+    event.slug = chosen or _free_slug(name)
     check_event(event)
-    event.save()
+    _insert(event, retry=not chosen)
     audit(event, created_by, Action.CREATE, {"format": format})
     return event
 
 
+#: Inserts tried when events of one name are created at once: each clash takes the next free
+#: slug, so N creators at once need N tries; beyond this many the caller is told to try again.
+SLUG_TRIES = 10
+
+
+def _insert(event: Tournament, *, retry: bool) -> None:
+    """Save the new ``event``. Its free slug was read before the insert, so another event
+    created meanwhile may have taken it: then (``retry``) the insert, in a savepoint, is tried
+    again with the next free one. A slug the caller chose that is taken is ``bad_request``.
+
+    :raises EventError: ``bad_request`` (a chosen slug taken), ``slug_busy`` (409, retryable).
+    """
+    for _ in range(SLUG_TRIES):
+        try:
+            with transaction.atomic():
+                event.save()
+            return
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=event.slug).exists():
+                raise  # another constraint: not a clash of slugs
+            if not retry:
+                raise EventError("bad_request", f"slug: {event.slug!r} is taken") from None
+            event.slug = _free_slug(event.name)
+    raise EventError("slug_busy", "many events of this name are being created: try again", 409)
+
+
 def check_event(event: Tournament) -> None:
-    """:raises EventError: ``bad_request`` for a setting the event cannot run with."""
+    """:raises EventError: ``bad_request`` for a setting the event cannot run with: among them
+    rules that cannot deal to a table size the event may draw (``refusals.deal_refusal``)."""
     try:
         fmt = get_format(event.format)
-        rules = event.ruleset.to_rules(event.overrides)
-        rules.check_players(event.table_size)
-    except (FormatError, ConfigError) as exc:
+    except FormatError as exc:
         raise EventError("bad_request", str(exc)) from None
+    refuse(deal_refusal(event))
     unknown = set(event.options) - set(OPTION_NAMES)
     if unknown:
         raise EventError("bad_request", f"options: unknown {', '.join(sorted(unknown))}")
@@ -92,6 +129,12 @@ def check_event(event: Tournament) -> None:
         raise EventError("bad_request", f"time_bank_seconds: must be at most {TURN_SECONDS_MAX}")
     if event.members_only and event.club_id is None:
         raise EventError("bad_request", "members_only: an event for members needs a club")
+    within(event.name, "name", NAME_MAX)
+    within(event.description, "description", DESCRIPTION_MAX)
+    in_range(event.max_players, "max_players", 1, PLAYERS_MAX)
+    in_range(event.min_rated_games, "min_rated_games", 0, RATED_GAMES_MAX)
+    in_range(event.min_rating, "min_rating", -RATING_BOUND, RATING_BOUND)
+    in_range(event.max_rating, "max_rating", -RATING_BOUND, RATING_BOUND)
 
 
 #: Field sizes tried when an event is created: its format must run with at least one of them
@@ -201,8 +244,10 @@ def event_cancel(*, event_id: int, actor: User | None, reason: str = "") -> Tour
     """Call the event off (before it finishes), logged with the reason; tables already playing
     play on, but their results no longer move the event. Cancelling twice is a no-op.
 
-    :raises EventError: ``forbidden``, ``wrong_status`` (finished).
+    :raises EventError: ``forbidden``, ``wrong_status`` (finished), ``bad_request`` (a reason
+        past ``REASON_MAX``).
     """
+    reason = within(reason, "reason", REASON_MAX)
     with transaction.atomic():
         event = lock_event(event_id)
         if actor is not None:

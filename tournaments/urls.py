@@ -22,6 +22,7 @@ urlpatterns = [
         name="table-adjudicate",
     ),
     path(_EVENT + "tables/<int:round_table_id>/result/", views.table_result, name="table-result"),
+    path(_EVENT + "tables/<int:round_table_id>/retry/", views.table_retry, name="table-retry"),
     path(_EVENT + "rounds/<int:round_id>/<str:action>/", views.round_post, name="round"),
     path(_EVENT + "<str:action>/", views.event_post, name="action"),
 ]

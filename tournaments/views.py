@@ -9,6 +9,7 @@ the same service as the API, and says what happened (or why not) in a message.
 from __future__ import annotations
 
 import csv
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +21,11 @@ from django.views.decorators.http import require_POST
 
 from config.csvcells import safe_row
 from config.errors import ServiceError
+from config.throttles import EntryThrottle, page_wait
 from tournaments import entries, organizer, seed_order, services
 from tournaments.errors import EventError
 from tournaments.forms import EventForm, parse_places, parse_seating
+from tournaments.limits import whole_number
 from tournaments.models import Entry, Tournament
 from tournaments.page_context import page_context, viewer_of
 from tournaments.scorekeeper import hands_from_text, scorekeeper_enter
@@ -40,6 +43,7 @@ from tournaments.selectors import (
     round_table_get,
     standings_rows,
 )
+from tournaments.stalls import round_table_retry
 
 Status = Tournament.Status
 LIST_TITLES = {"upcoming": "Upcoming", "running": "Running", "finished": "Finished"}
@@ -162,11 +166,12 @@ def _announce(event: Tournament, user: Any, post: Any) -> str:
 def _remove(event: Tournament, user: Any, post: Any) -> str:
     disqualify = post.get("action") == "disqualify"
     reason = post.get("reason", "").strip()
-    if not post.get("entry", "").isdigit() or not reason:
+    entry_id = whole_number(post.get("entry"))
+    if entry_id is None or not reason:
         raise EventError("bad_request", "choose a player and give a reason")
     entry = organizer.entry_remove(
         event_id=event.pk,
-        entry_id=int(post["entry"]),
+        entry_id=entry_id,
         actor=user,
         disqualify=disqualify,
         reason=reason,
@@ -177,9 +182,9 @@ def _remove(event: Tournament, user: Any, post: Any) -> str:
 def _seed(event: Tournament, user: Any, post: Any) -> str:
     """Move one player a place up or down the seeding (the page's buttons, without JS)."""
     step = {"up": -1, "down": 1}.get(post.get("move", ""))
-    if step is None or not post.get("entry", "").isdigit():
+    entry_id = whole_number(post.get("entry"))
+    if step is None or entry_id is None:
         raise EventError("bad_request", "choose a player and move them up or down")
-    entry_id = int(post["entry"])
     order = order_moved([r["entry"] for r in seeding_preview(event)], entry_id, step)
     event = seed_order.event_seed_order(event_id=event.pk, actor=user, order=order)
     row = next(r for r in seeding_preview(event) if r["entry"] == entry_id)
@@ -217,10 +222,22 @@ def _run(request: HttpRequest, slug: str, call: Callable[[Tournament, Any], str]
     return redirect(event)
 
 
+#: The event page's forms that spend the API's budget of entries (``EntryThrottle``).
+THROTTLED = {"register", "withdraw"}
+
+
 @require_POST
 def event_post(request: HttpRequest, slug: str, action: str) -> HttpResponse:
     if action not in EVENT_CALLS:
         raise Http404(f"no action {action}")
+    wait = None
+    if action in THROTTLED and request.user.is_authenticated:
+        wait = page_wait(request, EntryThrottle)
+    if wait is not None:
+        minutes = math.ceil(wait / 60)
+        message = f"Too many registrations and withdrawals: try again in {minutes} minute"
+        messages.error(request, message + ("s." if minutes > 1 else "."))
+        return redirect(_event_or_404(request, slug))
     return _run(request, slug, lambda event, user: EVENT_CALLS[action](event, user, request.POST))
 
 
@@ -251,6 +268,17 @@ def table_result(request: HttpRequest, slug: str, round_table_id: int) -> HttpRe
         hands = hands_from_text(request.POST.get("hands", ""))
         scorekeeper_enter(event_id=event.pk, round_table_id=table.pk, hands=hands, actor=user)
         return f"The result of table {table.key or table.index + 1} is entered."
+
+    return _run(request, slug, call)
+
+
+@require_POST
+def table_retry(request: HttpRequest, slug: str, round_table_id: int) -> HttpResponse:
+    """A table's result that could not be recorded, sent again (``tournaments.stalls``)."""
+
+    def call(event: Tournament, user: Any) -> str:
+        table = round_table_retry(event_id=event.pk, round_table_id=round_table_id, actor=user)
+        return f"The result of table {table.key or table.index + 1} is being recorded again."
 
     return _run(request, slug, call)
 

@@ -14,6 +14,7 @@ from pathlib import Path
 import environ
 from django.utils.csp import CSP
 
+from config.envfiles import env_or_file, postgres_url
 from config.logs import logging_config
 from config.sentry import init_sentry
 
@@ -26,12 +27,16 @@ if (BASE_DIR / ".env").is_file():
 
 # Required in production; development.py falls back to a key kept in an ignored local file.
 SECRET_KEY = env("DJANGO_SECRET_KEY", default="")
-DEBUG = env.bool("DJANGO_DEBUG", default=True)
+# Off unless asked for (`DJANGO_DEBUG=1`, or `make dev`): debug pages show tracebacks and settings
+# to whoever reaches the server, and `make run` may be reachable by more than its owner.
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
-DATABASE_URL = env("DATABASE_URL", default="")
-REDIS_URL = env("REDIS_URL", default="")
+# Each secret below may come from a file instead: NAME_FILE names it (config/envfiles.py). The
+# database is one URL or its parts (POSTGRES_HOST, _PORT, _DB, _USER, _PASSWORD), quoted here.
+DATABASE_URL = env_or_file("DATABASE_URL", default="") or postgres_url()
+REDIS_URL = env_or_file("REDIS_URL", default="")
 SERVICE_MODE = "full" if DATABASE_URL or REDIS_URL else "embedded"
 
 INSTALLED_APPS = [
@@ -48,6 +53,9 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    # The log-in guard's doors: its backend and signals, with our counting rules
+    # (accounts.login_guard).
+    "axes",
     "accounts",
     "chat",
     "notifications",
@@ -62,10 +70,17 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     # Times every request, whatever answers it (the last middleware closes the measurement).
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # The client's address and scheme, from X-Forwarded-* only when a trusted proxy sent them
+    # (TRUSTED_PROXIES below): before the rest, so the HTTPS redirect and every throttle (and
+    # /metrics' network check) see the result.
+    "config.forwarded.ForwardedMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Content-Security-Policy on every response (SECURE_CSP below).
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Every error under /api/ answers JSON, and a missing page the site's 404 page, with DEBUG on
+    # as off. Outside the middleware below, so it also sees what they refuse.
+    "config.error_pages.ErrorPagesMiddleware",
     # A view that fails because the database is unreachable answers 503, not a traceback.
     "config.unavailable.UnavailableMiddleware",
     # A NUL byte in the path or query string is refused before PostgreSQL sees it (a 500 there).
@@ -76,6 +91,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Turns a log-in page the guard refused into 429 with Retry-After (accounts.login_guard).
+    "axes.middleware.AxesMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
@@ -140,7 +157,7 @@ DB_POOL_MAX_SIZE = env.int("DB_POOL_MAX_SIZE", default=10)
 DB_POOL_TIMEOUT = env.float("DB_POOL_TIMEOUT", default=2.0)
 DB_POOL_MAX_IDLE = env.float("DB_POOL_MAX_IDLE", default=60.0)
 if DATABASE_URL:
-    DATABASES = {"default": env.db_url("DATABASE_URL")}
+    DATABASES = {"default": env.db_url_config(DATABASE_URL)}
     # Health checks drop dead connections first (a pooled one is checked as it is handed out).
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DJANGO_CONN_MAX_AGE", default=60)
@@ -217,7 +234,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
 # --- Celery ------------------------------------------------------------------------------------
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
+CELERY_BROKER_URL = env_or_file("CELERY_BROKER_URL", default=REDIS_URL or "memory://")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_DEFAULT_QUEUE = env("CELERY_QUEUE", default="celery")
 # Celery's Django fixup closes the database connection around every task unless this is set:
@@ -245,9 +262,19 @@ CLOCK_SWEEP_SECONDS = env.float("CLOCK_SWEEP_SECONDS", default=2.0)
 CLOCK_SWEEP_GRACE_SECONDS = env.float("CLOCK_SWEEP_GRACE_SECONDS", default=0.5)
 CLOCK_SWEEP_LIMIT = env.int("CLOCK_SWEEP_LIMIT", default=1000)
 FINALIZE_SETTLE_SECONDS = env.float("FINALIZE_SETTLE_SECONDS", default=60.0)
+# A hook that fails is tried again by the sweep after FINALIZE_SETTLE_SECONDS, then twice as
+# long each time (1, 2, 4, 8 minutes): five attempts span a quarter of an hour, long enough to
+# outlast a restart or a brief outage, short enough that the organizers hear of a real fault
+# while their event is still on. Then it stops, and they are told (games.finalization).
+FINALIZE_MAX_ATTEMPTS = env.int("FINALIZE_MAX_ATTEMPTS", default=5)
 # A rematch offer stands this long from its first answer: time to read the result and decide,
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
+# Waiting tables (games.waiting): a player sits at this many at most, so one account cannot
+# fill the lobby's list, and one not started this long after it opened is closed (aborted) by
+# the sweep: half an hour is long for a club night's table to find its players.
+WAITING_TABLES_PER_PLAYER = env.int("WAITING_TABLES_PER_PLAYER", default=3)
+WAITING_TABLE_EXPIRY_SECONDS = env.float("WAITING_TABLE_EXPIRY_SECONDS", default=1800.0)
 EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
 # Quick play (lobby.tasks): every LOBBY_SWEEP_SECONDS the pools are matched again as rating
 # windows widen (5 points a second: a sweep every 3 s moves them 15 points), and a waiter whose
@@ -291,7 +318,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 # Seconds an SMTP call may take before the task fails (it is retried later).
 EMAIL_TIMEOUT_SECONDS = env.int("EMAIL_TIMEOUT_SECONDS", default=10)
-EMAIL_URL = env("EMAIL_URL", default="")
+EMAIL_URL = env_or_file("EMAIL_URL", default="")
 
 
 def _mailer(url: str) -> dict[str, object]:
@@ -320,7 +347,7 @@ def smtp_mailer_from_env() -> dict[str, object]:
         host=env("EMAIL_HOST", default="localhost"),
         port=env.int("EMAIL_PORT", default=25),
         username=env("EMAIL_HOST_USER", default=""),
-        password=env("EMAIL_HOST_PASSWORD", default=""),
+        password=env_or_file("EMAIL_HOST_PASSWORD", default=""),
         use_tls=env.bool("EMAIL_USE_TLS", default=False),
     )
 
@@ -338,6 +365,12 @@ SITE_URL = env("SITE_URL", default="http://localhost:8000")
 # Entrants of an event that starts within this many minutes are told once (tournaments.tasks).
 EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 
+# --- The edge -----------------------------------------------------------------------------------
+# Networks of the reverse proxies in front (compose: Caddy's network), comma-separated. Only a
+# request whose connecting address is in one has its X-Forwarded-For and X-Forwarded-Proto
+# believed (config/forwarded.py); empty, they are ignored and the connecting address is the client.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+
 # --- WebSocket rate limit ------------------------------------------------------------------------
 # Every frame a client sends takes a token from its connection's bucket: WS_RATE_BURST at once,
 # refilled at WS_RATE_PER_SECOND. A person acts a few times a turn and a bot at its opponents'
@@ -345,6 +378,10 @@ EVENT_REMINDER_MINUTES = env.int("EVENT_REMINDER_MINUTES", default=10)
 # keeps flooding is closed (config/ws_limit.py).
 WS_RATE_BURST = env.int("WS_RATE_BURST", default=20)
 WS_RATE_PER_SECOND = env.float("WS_RATE_PER_SECOND", default=10.0)
+# On SIGTERM the server closes every socket with 1012 (service restart) and waits this long for
+# the closes to complete before it stops (config/restart.py). A close completes within about a
+# second (autobahn's close handshake timeout); compose gives a container 10 s to stop.
+WS_CLOSE_GRACE_SECONDS = env.float("WS_CLOSE_GRACE_SECONDS", default=5.0)
 
 # --- Auth --------------------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [
@@ -353,11 +390,29 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Failed log-ins (the log-in page and the token call) allowed in each window of
-# LOGIN_FAILURE_WINDOW seconds, per client address and per username (accounts.login_guard).
+# Failed log-ins (the log-in page, the admin's log-in and the token call) allowed in each window
+# of LOGIN_FAILURE_WINDOW seconds, per client address and per username (accounts.login_guard).
 LOGIN_FAILURE_WINDOW = env.int("LOGIN_FAILURE_WINDOW", default=15 * 60)
 LOGIN_FAILURES_PER_ADDRESS = env.int("LOGIN_FAILURES_PER_ADDRESS", default=20)
 LOGIN_FAILURES_PER_USERNAME = env.int("LOGIN_FAILURES_PER_USERNAME", default=10)
+# django-axes refuses a locked log-in in every `authenticate` call, before the password is
+# checked; the counting is ours (accounts.login_guard), by the canonical username and the
+# address the API throttles read.
+AUTHENTICATION_BACKENDS = [
+    "accounts.login_guard.GuardBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "accounts.login_guard.LoginGuard"
+AXES_USERNAME_CALLABLE = "accounts.login_guard.axes_username"
+AXES_CLIENT_IP_CALLABLE = "accounts.login_guard.client_address"
+AXES_LOCKOUT_CALLABLE = "accounts.login_guard.lockout_response"
+# What the handler counts by (axes' checks read it; the limits are the LOGIN_FAILURES_* above).
+AXES_LOCKOUT_PARAMETERS = ["ip_address", "username"]
+# A refused attempt is flagged on the request and not counted (no password was checked).
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Axes' tables and admin pages hold nothing here: the counts are in the cache.
+AXES_ENABLE_ADMIN = False
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -371,14 +426,22 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    # DRF's JSON parser, refusing a body nested too deeply to read as any other bad body.
+    "DEFAULT_PARSER_CLASSES": ["config.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
-    "DEFAULT_THROTTLE_RATES": {"auth": env("AUTH_THROTTLE_RATE", default="20/min")},
-    # Throttles key on the client address. With 0, DRF uses REMOTE_ADDR and ignores a client's
-    # own X-Forwarded-For, which would otherwise let anyone escape throttling by varying it.
-    # Behind N trusted proxies that append to X-Forwarded-For, set it to N.
-    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
+    "DEFAULT_THROTTLE_RATES": {
+        "auth": env("AUTH_THROTTLE_RATE", default="20/min"),
+        # New accounts per address, by the API or the sign-up page (config.throttles): a club
+        # signing up a room behind one address may raise it.
+        "signup": env("SIGNUP_THROTTLE_RATE", default="20/hour"),
+        # Event registrations and withdrawals per player, by the API or the event page.
+        "entries": env("ENTRIES_THROTTLE_RATE", default="30/hour"),
+    },
+    # Throttles key on REMOTE_ADDR, which config.forwarded has already set to the client's
+    # address (the one place that reads X-Forwarded-For, and only from TRUSTED_PROXIES): DRF must
+    # not read the header a second time.
+    "NUM_PROXIES": 0,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -404,8 +467,9 @@ SPECTACULAR_SETTINGS = {
 # --- Static files and i18n ---------------------------------------------------------------------
 STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-# Outside production WhiteNoise serves straight from the apps, so `make run` needs no
-# collectstatic (and there is no STATIC_ROOT to collect into; production sets one).
+# Outside production WhiteNoise serves straight from the apps, with DEBUG on or off, so `make run`
+# needs no collectstatic (and there is no STATIC_ROOT to collect into; production sets one). With
+# DEBUG off it finds the files once at start; with it on, on every request (edits show at once).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

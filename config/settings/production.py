@@ -10,7 +10,8 @@ from .base import *
 # settings to the internet. Debug a deployment with the development settings instead.
 DEBUG = False
 WHITENOISE_AUTOREFRESH = False
-SECRET_KEY = env("DJANGO_SECRET_KEY")
+# Or from the file DJANGO_SECRET_KEY_FILE names (a compose or Docker secret).
+SECRET_KEY = env_or_file("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
 
 # TLS ends at the load balancer; it must set X-Forwarded-Proto for the redirect to work.

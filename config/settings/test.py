@@ -48,7 +48,7 @@ DATABASES["default"]["CONN_MAX_AGE"] = 0
 # after the call did not see, so it was never given back; the servers' own calls gave theirs
 # back (a real server's count stays at its bound: bench/db_connections.py). Without a pool such
 # a connection closes with its thread. The servers, workers and benches the tests start run
-# the full settings, pool included (tests/processes/test_db_pool.py counts their connections).
+# the full settings, pool included (tests/bench/test_db_connections_bench.py counts a server's).
 DATABASES["default"].get("OPTIONS", {}).pop("pool", None)
 
 # Emails stay in memory (``django.core.mail.outbox``), in worker processes the tests start too.

@@ -6,8 +6,10 @@ naming the field. Checks that need the player count (enough cards to deal) are m
 ``Rules.check_players``, called when a game is created.
 
 Bounds chosen where RULES.md gives none: ``low_ace`` 0-15, ``min_naturals`` 0-3 (above 3 no
-three-card meld could ever be made), hand sizes at least 1, ``target`` at least 1, ``turn_seconds``
-at least 1, ``time_bank_seconds`` at least 0, ``max_timeouts`` at least 1.
+three-card meld could ever be made), hand sizes 1-108 (two decks with their jokers), ``target``
+1-100,000 (200 times the usual 500: a game to it would run for thousands of hands),
+``turn_seconds`` 1-86,400 and ``time_bank_seconds`` 0-86,400 (a day; the services allow less),
+``max_timeouts`` 1-100. Every whole number has an upper bound, so none overflows a column.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ VALUE_TABLES = ("pip", "five_ten", "low5_high10")
 STOCK_OUT = ("end", "reshuffle")
 MIN_PLAYERS = 2
 MAX_PLAYERS = 8
+TARGET_MAX = 100_000
+HAND_SIZE_MAX = 108
+SECONDS_MAX = 86_400
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,18 +170,18 @@ class Rules:
             )
 
 
-_INT_BOUNDS: dict[str, tuple[int, int | None]] = {
+_INT_BOUNDS: dict[str, tuple[int, int]] = {
     "low_ace": (0, 15),
     "jokers_per_deck": (0, 2),
     "two_decks_from": (2, 9),
-    "hand_size_two": (1, None),
-    "hand_size": (1, None),
-    "hand_size_five_plus": (1, None),
+    "hand_size_two": (1, HAND_SIZE_MAX),
+    "hand_size": (1, HAND_SIZE_MAX),
+    "hand_size_five_plus": (1, HAND_SIZE_MAX),
     "min_naturals": (0, 3),
-    "target": (1, None),
-    "turn_seconds": (1, None),
-    "time_bank_seconds": (0, None),
-    "max_timeouts": (1, None),
+    "target": (1, TARGET_MAX),
+    "turn_seconds": (1, SECONDS_MAX),
+    "time_bank_seconds": (0, SECONDS_MAX),
+    "max_timeouts": (1, 100),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"values": VALUE_TABLES, "stock_out": STOCK_OUT}
 
@@ -191,9 +196,8 @@ def _check_field(name: str, value: object) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
             raise ConfigError(name, f"must be a whole number, not {value!r}")
         low, high = _INT_BOUNDS[name]
-        if value < low or (high is not None and value > high):
-            bound = f"at least {low}" if high is None else f"from {low} to {high}"
-            raise ConfigError(name, f"must be {bound}, not {value}")
+        if not low <= value <= high:
+            raise ConfigError(name, f"must be from {low} to {high}, not {value}")
     elif not isinstance(value, bool):
         raise ConfigError(name, f"must be true or false, not {value!r}")
 

@@ -106,3 +106,66 @@ def test_a_client_cannot_pick_its_address_with_forwarded_for(ann: Any, now: Fake
             LOGIN, {"username": f"u{n}", "password": "x"}
         )
     assert log_in("ann", PASSWORD, "127.0.0.1").status_code == 429
+
+
+FULLWIDTH_N = "\uff4e"
+
+
+@pytest.fixture
+def victim() -> Any:
+    return UserFactory(username="nfkc_victim", is_staff=True, is_superuser=True)
+
+
+def lock_out(username: str) -> None:
+    for n in range(PER_USERNAME):
+        assert log_in(username, "wrong", f"10.0.1.{n}").status_code == 200
+
+
+@pytest.mark.parametrize("locked_as", ["nfkc_victim", f"{FULLWIDTH_N}fkc_victim", "NFKC_Victim"])
+def test_no_spelling_of_a_locked_name_gets_more_guesses(
+    victim: Any, now: FakeTime, locked_as: str
+) -> None:
+    """The finding: a fullwidth ``n`` got five more guesses once ``nfkc_victim`` was locked. The
+    guard counts the canonical key, the key log-ins find the account by, on every door."""
+    lock_out(locked_as)
+    body = {"username": f"{FULLWIDTH_N}fkc_victim", "password": PASSWORD}
+    page = Client(REMOTE_ADDR="10.0.9.1").post(LOGIN, body)
+    assert page.status_code == 429
+    assert "Too many failed log-ins. Try again in 15 minutes." in page.content.decode()
+    api = APIClient(REMOTE_ADDR="10.0.9.2").post("/api/auth/token/", body, format="json")
+    assert api.status_code == 429
+    assert api.json()["error"] == "throttled"
+    admin = Client(REMOTE_ADDR="10.0.9.3").post("/admin/login/", {**body, "next": "/admin/"})
+    assert admin.status_code == 429
+    assert "Too many failed log-ins. Try again in 15 minutes." in admin.content.decode()
+    assert "_auth_user_id" not in admin.wsgi_request.session
+
+
+def test_the_admin_log_in_locks_after_the_limit(victim: Any, now: FakeTime) -> None:
+    """``/admin/login/`` checked passwords without limit; its failures now count like the others."""
+    admin = Client(REMOTE_ADDR="10.0.2.1")
+    for _ in range(PER_USERNAME):
+        wrong = admin.post("/admin/login/", {"username": "nfkc_victim", "password": "wrong"})
+        assert wrong.status_code == 200
+    locked = admin.post("/admin/login/", {"username": "nfkc_victim", "password": PASSWORD})
+    assert locked.status_code == 429
+    assert int(locked["Retry-After"]) == WINDOW
+    assert "_auth_user_id" not in locked.wsgi_request.session
+    assert log_in("nfkc_victim", PASSWORD, "10.0.2.2").status_code == 429
+    now.advance(seconds=WINDOW)
+    assert log_in("nfkc_victim", PASSWORD, "10.0.2.2").status_code == 302
+
+
+def test_the_admin_log_in_counts_against_the_address(ann: Any, now: FakeTime) -> None:
+    for n in range(PER_ADDRESS):
+        Client(REMOTE_ADDR="10.0.3.1").post("/admin/login/", {"username": f"g{n}", "password": "x"})
+    assert log_in("ann", PASSWORD, "10.0.3.1").status_code == 429
+
+
+def test_a_refused_attempt_is_not_counted(ann: Any, now: FakeTime) -> None:
+    """Past the limit no password is checked, so a refused attempt neither counts nor extends."""
+    for n in range(PER_ADDRESS):
+        log_in(f"guess{n}", "wrong", "10.0.4.1")
+    for _ in range(PER_USERNAME):
+        assert log_in("ann", "wrong", "10.0.4.1").status_code == 429
+    assert log_in("ann", PASSWORD, "10.0.4.2").status_code == 302

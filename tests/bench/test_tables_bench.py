@@ -84,11 +84,12 @@ def test_each_mode_has_its_server_and_one_process_where_it_must() -> None:
     assert (full.mode, full.server, full.workers, full.debug) == ("full", "uvicorn", 2, False)
     assert full.redis is not None
     embedded = tables.arguments(["--mode", "embedded"])
-    assert (embedded.server, embedded.workers, embedded.debug) == ("daphne", 1, True)
+    # As make run: daphne, one process, DEBUG off (make dev turns it on).
+    assert (embedded.server, embedded.workers, embedded.debug) == ("daphne", 1, False)
     assert embedded.redis is None  # no services of its own to meter
     assert tables.arguments(["--mode", "embedded", "--server", "uvicorn"]).workers == 1
     assert tables.arguments(["--server", "daphne"]).workers == 1
-    assert not tables.arguments(["--mode", "embedded", "--debug", "off"]).debug
+    assert tables.arguments(["--mode", "embedded", "--debug", "on"]).debug
 
 
 @pytest.mark.parametrize(

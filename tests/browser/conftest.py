@@ -108,6 +108,14 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
         try:
             loop.run_until_complete(server.serve(sockets=[sock]))
         finally:
+            # What the server left behind ends before the loop does: tasks it did not await
+            # are cancelled and awaited, and the loop's threads finish their database calls,
+            # so nothing of this test still runs when its database is flushed.
+            leftover = asyncio.all_tasks(loop)
+            for task in leftover:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
+            loop.run_until_complete(loop.shutdown_default_executor())
             loop.close()
 
     thread = threading.Thread(target=serve, daemon=True)
@@ -120,7 +128,7 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
     assert server.started, "uvicorn did not start"
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
-    thread.join(timeout=10)
+    thread.join(timeout=60)
     sock.close()
     # The server's loop is gone: later pushes must not be handed to it, and the in-memory
     # layer's queues belonged to it.

@@ -1,11 +1,15 @@
-"""A newcomer's path through the pages in a real browser: home, account pages, API docs."""
+"""A newcomer's path through the pages in a real browser: home, account pages, API docs, and
+the error pages."""
 
 import re
+from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from accounts.models import User
+from tests.browser.pages import PageFactory
+from tests.browser.test_account_forms import SIZES, fits, look, shoot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,3 +98,31 @@ def test_api_docs_render_from_local_assets_only(page: Page, live_server) -> None
     expect(page.locator("body")).to_contain_text("/api/auth/register/")
     outside = [url for url in requested if not url.startswith(live_server.url)]
     assert outside == [], f"the docs page fetched from outside the service: {outside}"
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    ("path", "status", "heading"),
+    [("/no-such-page/", 404, "Page not found"), ("/broken/", 500, "Something went wrong")],
+)
+def test_the_error_pages_look_like_the_site(
+    new_page: PageFactory,
+    asgi_server: str,
+    settings: Any,
+    size: str,
+    path: str,
+    status: int,
+    heading: str,
+) -> None:
+    settings.ROOT_URLCONF = "tests.config.broken_urls"  # the site's routes and a failing page
+    width, height = SIZES[size]
+    page = new_page(viewport={"width": width, "height": height})
+    page.goto(asgi_server + "/")
+    site_header = look(page, ".site-header")
+    response = page.goto(asgi_server + path)
+    assert response is not None and response.status == status
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)
+    assert look(page, ".site-header") == site_header
+    expect(page.get_by_role("link", name="Rummy 500")).to_be_visible()
+    assert fits(page)
+    shoot(page, f"error-{status}-{size}")

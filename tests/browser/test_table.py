@@ -6,6 +6,7 @@ The ASGI server and the pages come from ``tests/browser/conftest.py`` and ``page
 
 import json
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -309,6 +310,41 @@ def test_melding_and_discarding_with_the_keyboard(new_page: PageFactory, asgi_se
     assert table.state is not None
     played = [sorted(c["card"] for c in m["cards"]) for m in table.state["melds"]]
     assert played == [sorted(natural), sorted(wild)]
+
+
+def test_a_server_restart_close_reconnects_at_once(new_page: PageFactory, asgi_server: str) -> None:
+    """1012 (service restart, config/restart.py) is answered within half a second; any other
+    close waits the first second of the back-off. The page's clock is Playwright's, moved by
+    hand, so no real time is measured."""
+    ann, bob = players("ann", "bob")
+    table = started_table([ann, bob])
+    page = new_page()
+    sockets: list[WebSocketRoute] = []
+
+    def through(ws: WebSocketRoute) -> None:
+        ws.connect_to_server()
+        sockets.append(ws)
+
+    page.route_web_socket(re.compile(r"/ws/tables/\d+/(\?chat=1)?$"), through)
+    log_in(page, asgi_server, bob)
+    page.clock.install()
+    page.goto(f"{asgi_server}/tables/{table.pk}/")
+    expect(page.locator(".player[data-player=bob] .dot.on")).to_have_count(1)
+    page.clock.pause_at(datetime.now(UTC) + timedelta(hours=1))
+
+    sockets[0].close(code=1012, reason="service restart")
+    expect(page.locator("#connection")).to_have_text("Reconnecting\u2026")
+    page.clock.run_for(500)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert len(sockets) == 2
+
+    sockets[1].close(code=1000)
+    expect(page.locator("#connection")).to_have_text("Reconnecting\u2026")
+    page.clock.run_for(500)
+    assert len(sockets) == 2, "an ordinary close waits a second"
+    page.clock.run_for(600)
+    expect(page.locator("#connection")).to_be_hidden()
+    assert len(sockets) == 3
 
 
 def test_a_lost_connection_reconnects_and_resyncs(new_page: PageFactory, asgi_server: str) -> None:

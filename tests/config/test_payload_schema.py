@@ -14,10 +14,12 @@ from typing import Any
 import pytest
 import yaml
 from django.test import Client
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.models import User
 from games.engine.legal import legal_actions
+from games.models import FinalizerFailure
 from tests.accounts.factories import PASSWORD, UserFactory
 from tests.config.payload_world import World, build_world
 from tests.config.schema_keys import Keys
@@ -281,6 +283,17 @@ def _result(w: World) -> Any:
     hands = [{first: {"table": 60, "hand": 0}, second: {"table": 15, "hand": 40}}]
     url = event_url(w.face_to_face, f"tables/{table.pk}/result/")
     return api(w.director).post(url, {"hands": hands}, format="json")
+
+
+@case("events_table_retry")
+def _retry(w: World) -> Any:
+    """The table entered just above, its event's finalization given up as a failing hook's is."""
+    table = round_of(w.face_to_face).tables.get()
+    FinalizerFailure.objects.create(
+        table=table.table, hook="tournaments", attempts=5, error="gone", failed_at=timezone.now()
+    )
+    url = event_url(w.face_to_face, f"tables/{table.pk}/retry/")
+    return api(w.director).post(url)
 
 
 @case("events_round_reseat")

@@ -12,6 +12,7 @@ from django.utils import timezone
 from games.engine.rules import PRESETS
 from games.models import (
     RULE_FIELDS,
+    FinalizerFailure,
     FinalizerRun,
     GameResult,
     HandResult,
@@ -57,6 +58,9 @@ def table() -> Table:
             table=table, hand=1, player=name, user=user, melded=max(net, 0), in_hand=0, net=net
         )
     FinalizerRun.objects.create(table=table, hook="ratings")
+    FinalizerFailure.objects.create(
+        table=table, hook="tournaments", attempts=5, error="a reason", failed_at=timezone.now()
+    )
     return table
 
 
@@ -109,7 +113,15 @@ def test_fieldsets_cover_every_rule_field_exactly_once() -> None:
 
 def test_every_games_model_with_an_admin_is_covered_here() -> None:
     registered = {model for model in admin.site._registry if model._meta.app_label == "games"}
-    assert registered == {RuleSet, Table, TableEvent, GameResult, HandResult, FinalizerRun}
+    assert registered == {
+        RuleSet,
+        Table,
+        TableEvent,
+        GameResult,
+        HandResult,
+        FinalizerRun,
+        FinalizerFailure,
+    }
 
 
 @pytest.mark.parametrize(
@@ -129,6 +141,8 @@ def test_every_games_model_with_an_admin_is_covered_here() -> None:
         "/admin/games/handresult/?went_out__exact=0",
         "/admin/games/finalizerrun/",
         "/admin/games/finalizerrun/?hook=ratings",
+        "/admin/games/finalizerfailure/",
+        "/admin/games/finalizerfailure/?hook=tournaments",
     ],
 )
 def test_admin_pages_load(admin_client: Client, table: Table, url: str) -> None:

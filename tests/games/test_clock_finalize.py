@@ -15,7 +15,14 @@ from django.test import override_settings
 from accounts.models import User
 from games import finalization, tasks
 from games.clock_services import overdue_table_ids, table_enforce_deadline, table_pause
-from games.models import FinalizerRun, GameResult, HandResult, Table, TableEvent
+from games.models import (
+    FinalizerFailure,
+    FinalizerRun,
+    GameResult,
+    HandResult,
+    Table,
+    TableEvent,
+)
 from games.timers import FINALIZE_GAME, RUN_FINALIZER
 from tests.accounts.factories import UserFactory
 from tests.games.clocks import FakeTime, Sends, Sent, fresh
@@ -146,12 +153,13 @@ def test_a_hook_that_raises_leaves_no_run_and_its_retry_runs(now: FakeTime, sent
             raise failures.pop()
 
     try:
-        with pytest.raises(RuntimeError):
-            tasks.run_finalizer(table.pk, "flaky")
+        assert tasks.run_finalizer(table.pk, "flaky") is False  # counted, not raised
         assert not FinalizerRun.objects.exists()
         assert not User.objects.filter(username__startswith="effect-").exists()
+        assert FinalizerFailure.objects.get(table=table, hook="flaky").attempts == 1
         assert tasks.run_finalizer(table.pk, "flaky") is True
         assert FinalizerRun.objects.filter(table=table, hook="flaky").count() == 1
+        assert not FinalizerFailure.objects.exists()  # it ran: nothing is stuck
         assert User.objects.filter(username=f"effect-{table.pk}").count() == 1
     finally:
         finalization.unregister("flaky")
@@ -225,16 +233,20 @@ def test_the_sweep_plays_turns_overdue_past_the_grace_and_no_others(
     assert overdue_table_ids(now.now, grace=grace, limit=10) == [late.pk, later.pk]
     assert overdue_table_ids(now.now, grace=grace, limit=1) == [late.pk]
 
-    assert tasks.sweep() == {"enforced": 2, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 2, "finalizations": 0, "expired": 0}
     timeouts = TableEvent.objects.filter(kind="timeout").order_by("table_id")
     assert [(r.table_id, r.data["late_ms"], r.data["by"]) for r in timeouts] == [
         (late.pk, 9000, "sweep"),
         (later.pk, 6000, "sweep"),
     ]
     assert [fresh(t).version for t in (within, paused, over)] == [1, 2, 1]  # 2: the pause
-    assert tasks.sweep() == {"enforced": 0, "finalizations": 0}  # their new turns are not due
+    assert tasks.sweep() == {
+        "enforced": 0,
+        "finalizations": 0,
+        "expired": 0,
+    }  # their new turns are not due
     now.advance(seconds=2)  # the one within the grace is now past it
-    assert tasks.sweep() == {"enforced": 1, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 1, "finalizations": 0, "expired": 0}
     assert TableEvent.objects.get(table=within, kind="timeout").data["late_ms"] == 6000
 
 
@@ -247,9 +259,9 @@ def test_the_sweep_sends_again_the_hooks_not_run_once_the_game_has_settled(
     hooks = finalization.hook_names()
     sent.clear()
     now.at(finished + timedelta(seconds=59))
-    assert tasks.sweep() == {"enforced": 0, "finalizations": 0}
+    assert tasks.sweep() == {"enforced": 0, "finalizations": 0, "expired": 0}
     now.at(finished + timedelta(seconds=60))
-    assert tasks.sweep() == {"enforced": 0, "finalizations": len(hooks)}
+    assert tasks.sweep() == {"enforced": 0, "finalizations": len(hooks), "expired": 0}
     assert sent.all == [Sent(RUN_FINALIZER, (table.pk, name), None) for name in hooks]
     assert tasks.run_finalizer(*sent.named(RUN_FINALIZER)[hooks.index(PROBE)].args) is True
     sent.clear()

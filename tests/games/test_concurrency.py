@@ -135,3 +135,20 @@ def test_the_last_two_accepts_of_a_rematch_racing_make_exactly_one_table(
         assert sorted(offer.accepted) == sorted(u.username for u in users)
         new = Table.objects.get(pk=offer.next_table_id)
         assert new.status == Table.Status.PLAYING and new.seat_set.count() == 3
+
+
+def test_two_tables_opened_at_once_at_the_last_place_under_the_cap_exactly_one_opens() -> None:
+    """The cap on waiting tables (``games.waiting``) is counted under the player's row lock."""
+    (ann,) = players("ann")
+    for _ in range(2):  # one place left under the default cap of 3
+        services.table_create(creator=ann, ruleset="standard", seats=4)
+
+    def create() -> Any:
+        return services.table_create(creator=ann, ruleset="standard", seats=4)
+
+    results = race([create, create])
+    opened = [r for r in results if isinstance(r, Table)]
+    refused = [r for r in results if isinstance(r, TableError)]
+    assert len(opened) == 1 and len(refused) == 1, results
+    assert refused[0].code == "too_many_tables"
+    assert Table.objects.filter(creator=ann, status="waiting").count() == 3

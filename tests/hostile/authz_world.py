@@ -14,19 +14,21 @@ from typing import Any
 from django.apps import apps
 from django.contrib.auth import SESSION_KEY
 from django.test import Client
+from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
 from accounts.models import Club, ClubMembership, User
 from chat.services import chat_post
 from games import services as table_services
 from games.engine.legal import legal_actions
-from games.models import Table
+from games.models import FinalizerFailure, Table
 from tests.accounts.factories import UserFactory
 from tests.games.finished import finished_table
 from tests.games.tables import started_table, state_of
 from tests.tournaments.factories import make_event, round_of, started_event
 from tournaments import entries, organizer
 from tournaments.models import Entry, Tournament
+from tournaments.scorekeeper import scorekeeper_enter
 
 #: The roles, in the order the matrix lists them, and the user playing each (None: anonymous).
 ROLES = {
@@ -136,6 +138,22 @@ def _event_ids(world: World) -> None:
     world.ids["entry"] = Entry.objects.get(tournament=running, user__username="bob").pk
     world.ids["face_table"] = round_of(face).tables.order_by("index").first().pk
     world.ids["round"] = round_of(world.events["waiting"]).pk
+    world.ids["stuck_table"] = _stuck_table(face, world.users["hugo"])
+
+
+def _stuck_table(face: Tournament, host: User) -> int:
+    """The face-to-face event's second table: its game entered, and its event's finalization
+    given up (its organizers may retry it)."""
+    table = round_of(face).tables.order_by("index")[1]
+    first, second = Entry.objects.filter(pk__in=table.players).values_list(
+        "user__username", flat=True
+    )
+    hand = {first: {"table": 60, "hand": 0}, second: {"table": 0, "hand": 10}}
+    game = scorekeeper_enter(event_id=face.pk, round_table_id=table.pk, hands=[hand], actor=host)
+    FinalizerFailure.objects.create(
+        table=game, hook="tournaments", attempts=5, error="matrix", failed_at=timezone.now()
+    )
+    return table.pk
 
 
 def _tables(world: World) -> None:

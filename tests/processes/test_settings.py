@@ -7,13 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from django.conf import settings
 
 BASE_DIR = Path(settings.BASE_DIR)
 
 # Variables that steer settings; each case starts from none of them.
-STEERING = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES")
-STEERING_PREFIXES = ("DJANGO_", "CELERY_")
+STEERING = ("DATABASE_URL", "REDIS_URL", "REQUIRE_SERVICES", "TRUSTED_PROXIES")
+STEERING_PREFIXES = ("DJANGO_", "CELERY_", "POSTGRES_", "DATABASE_URL_", "REDIS_URL_")
 
 PRINT_SETTINGS = """
 import json
@@ -25,6 +26,9 @@ print(json.dumps({
     "conn_max_age": db.get("CONN_MAX_AGE"),
     "health_checks": db.get("CONN_HEALTH_CHECKS"),
     "options": db.get("OPTIONS", {}),
+    "db_user": db.get("USER"),
+    "db_password": db.get("PASSWORD"),
+    "db_host": db.get("HOST"),
     "layer": s.CHANNEL_LAYERS["default"]["BACKEND"],
     "layer_config": s.CHANNEL_LAYERS["default"].get("CONFIG"),
     "broker": s.CELERY_BROKER_URL,
@@ -72,7 +76,44 @@ def test_embedded_default_when_nothing_is_set(tmp_path: Path) -> None:
     assert got["layer"] == "channels.layers.InMemoryChannelLayer"
     assert got["broker"] == "memory://"
     assert got["embedded_worker"] is True
-    assert got["debug"] is True
+    assert got["debug"] is False, "make run must not serve debug pages"
+
+
+@pytest.mark.parametrize(("value", "debug"), [("1", True), ("true", True), ("0", False)])
+def test_debug_is_on_only_when_asked_for(tmp_path: Path, value: str, debug: bool) -> None:
+    assert settings_for(tmp_path, DJANGO_DEBUG=value)["debug"] is debug
+
+
+# What `make run` serves with nothing set, read in its own interpreter: static files and the
+# site's pages for a browser at http://127.0.0.1:8000/, with debug off.
+SERVE = """
+import json, django
+django.setup()
+from django.conf import settings
+from django.test import Client
+client = Client(HTTP_HOST="127.0.0.1:8000")
+missing = client.get("/no-such-page/")
+print(json.dumps({
+    "debug": settings.DEBUG,
+    "static": client.get("/static/css/site.css").status_code,
+    "missing": missing.status_code,
+    "styled": "Page not found" in missing.content.decode(),
+    "api": client.get("/api/nope").json(),
+}))
+"""
+
+
+def test_make_run_serves_static_files_and_its_own_pages_without_debug(tmp_path: Path) -> None:
+    env = clean_env(tmp_path, SQLITE_PATH=str(tmp_path / "db.sqlite3"))
+    result = run_python(SERVE, env)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "debug": False,
+        "static": 200,
+        "missing": 404,
+        "styled": True,
+        "api": {"error": "not_found", "message": "No such API resource."},
+    }
 
 
 def test_embedded_secret_key_is_generated_once_and_kept(tmp_path: Path) -> None:
@@ -163,6 +204,37 @@ def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
     assert got["engine"] == "django.db.backends.sqlite3"
     assert got["layer"] == "config.layers.RedisPubSubLayer"
     assert got["embedded_worker"] is False
+
+
+def test_database_from_parts_with_a_password_in_a_file(tmp_path: Path) -> None:
+    """compose's way (issue 20, item 11): no URL to paste the password into."""
+    secret = tmp_path / "db_password"
+    secret.write_text("p@ss:w/rd+%40\n")
+    got = settings_for(
+        tmp_path,
+        POSTGRES_HOST="postgres",
+        POSTGRES_USER="rummy_app",
+        POSTGRES_PASSWORD_FILE=str(secret),
+    )
+    assert got["mode"] == "full"
+    assert got["engine"] == "django.db.backends.postgresql"
+    assert (got["db_host"], got["db_user"], got["db_password"]) == (
+        "postgres",
+        "rummy_app",
+        "p@ss:w/rd+%40",
+    )
+
+
+def test_production_reads_its_secret_key_from_a_file(tmp_path: Path) -> None:
+    key = tmp_path / "django_key"
+    key.write_text("f" * 60 + "\n")
+    got = settings_for(
+        tmp_path,
+        DJANGO_ENV="production",
+        DJANGO_ALLOWED_HOSTS="example.com",
+        DJANGO_SECRET_KEY_FILE=str(key),
+    )
+    assert got["secret_key"] == "f" * 60
 
 
 def test_production_needs_a_secret_key(tmp_path: Path) -> None:

@@ -224,3 +224,18 @@ def test_editing_an_event_is_logged(admin_client: Client, boss: User) -> None:
     assert refused.status_code == 200 and b"table" in refused.content
     event.refresh_from_db()
     assert event.format == "swiss_tables"
+
+
+def test_an_edit_whose_rules_cannot_deal_a_table_it_may_draw_is_refused(
+    admin_client: Client, boss: User
+) -> None:
+    """Issue 20, item 5: an override that cannot deal to two players, at Swiss tables of 3."""
+    threes = {"format": "swiss_tables", "table_size": "3", "options": '{"min_table": 2}'}
+    assert admin_client.post(f"{EVENTS}add/", add_data(**threes)).status_code == 302
+    event = Tournament.objects.get(slug="spring-cup")
+    url = f"{EVENTS}{event.pk}/change/"
+    refused = admin_client.post(url, add_data(**threes, overrides='{"hand_size_two": 27}'))
+    assert refused.status_code == 200
+    assert "cannot deal to a table of 2" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.overrides == {}
