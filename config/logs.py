@@ -1,9 +1,11 @@
-"""The logging configuration: one line per record on the standard error stream, JSON or text.
+"""The logging configuration: one line per record, JSON or text, on one stream.
 
-Standard error, not standard output: Docker, systemd and any process supervisor collect both
-alike, and standard output stays clean for what commands print for other programs to read
+In production (``LOG_STREAM``'s default there) the lines go to standard output, where container
+platforms and twelve-factor tooling expect a service's log. Elsewhere they go to standard error,
+so standard output stays clean for what commands print for other programs to read
 (``manage.py tables_verify --json``, the benches' JSON, a probe's answer); with the log lines
-there too, those stopped parsing.
+there too, those stopped parsing. An operator piping a command's JSON in production sets
+``LOG_STREAM=stderr`` for that command.
 
 In production every line is a JSON object (``time``, ``level``, ``logger``, ``message``, plus
 ``exc_info`` for a traceback and whatever ``extra`` a caller passed), so a log shipper reads the
@@ -24,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 FORMATS = ("json", "text")
+STREAMS = ("stdout", "stderr")
 # The loggers of Celery's per-task lines: the worker's "received", the tracer's "succeeded"
 # (and retried, failed), beat's "Sending due task".
 CELERY_TASK_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
@@ -59,11 +62,16 @@ def _task_name(record: logging.LogRecord) -> object:
     return None
 
 
-def logging_config(*, fmt: str, level: str, periodic_tasks: Iterable[str]) -> dict[str, Any]:
-    """Django's ``LOGGING``: every record to stderr in ``fmt`` (``json`` or ``text``) from
-    ``level`` up, Celery's lines about ``periodic_tasks`` at DEBUG."""
+def logging_config(
+    *, fmt: str, level: str, periodic_tasks: Iterable[str], stream: str = "stderr"
+) -> dict[str, Any]:
+    """Django's ``LOGGING``: every record to ``stream`` (``stdout`` or ``stderr``) in ``fmt``
+    (``json`` or ``text``) from ``level`` up, Celery's lines about ``periodic_tasks`` at
+    DEBUG."""
     if fmt not in FORMATS:
         raise ValueError(f"LOG_FORMAT must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if stream not in STREAMS:
+        raise ValueError(f"LOG_STREAM must be one of {', '.join(STREAMS)}, not {stream!r}")
     formatters: dict[str, dict[str, Any]] = {
         "json": {
             "()": "pythonjsonlogger.json.JsonFormatter",
@@ -81,12 +89,12 @@ def logging_config(*, fmt: str, level: str, periodic_tasks: Iterable[str]) -> di
         "formatters": {fmt: formatters[fmt]},
         "filters": {"periodic_tasks": periodic},
         "handlers": {
-            "stderr": {
+            "lines": {
                 "class": "logging.StreamHandler",
-                "stream": "ext://sys.stderr",
+                "stream": f"ext://sys.{stream}",
                 "formatter": fmt,
             }
         },
-        "root": {"handlers": ["stderr"], "level": level},
+        "root": {"handlers": ["lines"], "level": level},
         "loggers": {name: {"filters": ["periodic_tasks"]} for name in CELERY_TASK_LOGGERS},
     }

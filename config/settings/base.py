@@ -485,8 +485,11 @@ USE_TZ = True
 # DJANGO_LOG_LEVEL is the older name of LOG_LEVEL.
 LOG_LEVEL = env("LOG_LEVEL", default=env("DJANGO_LOG_LEVEL", default="INFO")).upper()
 LOG_FORMAT = env("LOG_FORMAT", default="text")
+LOG_STREAM = env("LOG_STREAM", default="stderr")
 PERIODIC_TASKS = sorted({str(entry["task"]) for entry in CELERY_BEAT_SCHEDULE.values()})
-LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS)
+LOGGING = logging_config(
+    fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS, stream=LOG_STREAM
+)
 
 # --- Metrics -------------------------------------------------------------------------------------
 # GET /metrics (Prometheus) answers a request with `Authorization: Bearer <METRICS_TOKEN>` or from

@@ -38,9 +38,12 @@ CSRF_COOKIE_SAMESITE = "Lax"
 if not EMAIL_URL:
     MAILERS = {"default": smtp_mailer_from_env()}
 
-# JSON lines unless LOG_FORMAT says otherwise (config/logs.py).
+# JSON lines on standard output unless LOG_FORMAT and LOG_STREAM say otherwise (config/logs.py).
 LOG_FORMAT = env("LOG_FORMAT", default="json")
-LOGGING = logging_config(fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS)
+LOG_STREAM = env("LOG_STREAM", default="stdout")
+LOGGING = logging_config(
+    fmt=LOG_FORMAT, level=LOG_LEVEL, periodic_tasks=PERIODIC_TASKS, stream=LOG_STREAM
+)
 
 # Filled by `collectstatic` when the image is built (Dockerfile).
 STATIC_ROOT = env("DJANGO_STATIC_ROOT", default=str(BASE_DIR / "staticfiles"))

@@ -1,4 +1,5 @@
-"""config/logs.py: JSON lines on stderr, and an idle service's periodic tasks silent at INFO.
+"""config/logs.py: JSON lines on the chosen stream (stderr here, stdout in production), and an
+idle service's periodic tasks silent at INFO.
 
 The tasks run through Celery's own tracer (``apply``), which writes the worker's "succeeded"
 line; beat's "Sending due task" line is written by beat's own logger. Transactional: around a
@@ -89,3 +90,15 @@ def test_every_beat_task_is_quiet() -> None:
 def test_an_unknown_format_is_refused() -> None:
     with pytest.raises(ValueError, match="LOG_FORMAT"):
         logging_config(fmt="xml", level="INFO", periodic_tasks=[])
+
+
+def test_the_lines_go_to_the_stream_chosen(configured: None, capsys: pytest.CaptureFixture) -> None:
+    for stream in ("stdout", "stderr"):
+        config = logging_config(fmt="json", level="INFO", periodic_tasks=[], stream=stream)
+        logging.config.dictConfig(config)
+        logging.getLogger("rummy.probe").warning("to %s", stream)
+        out, err = capsys.readouterr()
+        [line] = lines(out if stream == "stdout" else err)
+        assert line["message"] == f"to {stream}" and (err if stream == "stdout" else out) == ""
+    with pytest.raises(ValueError, match="LOG_STREAM"):
+        logging_config(fmt="json", level="INFO", periodic_tasks=[], stream="syslog")

@@ -199,6 +199,22 @@ def test_production_logs_json_lines_and_development_text(tmp_path: Path) -> None
     assert run_python(code, {**production, "LOG_FORMAT": "text"}).stdout.split() == ["text"]
 
 
+def test_production_logs_to_stdout_and_development_to_stderr(tmp_path: Path) -> None:
+    """The issue's "JSON lines on stdout" for the service; a command's own output on a
+    developer's machine stays clean of log lines."""
+    code = "import django, logging; django.setup(); logging.getLogger('x').warning('here')"
+    production = clean_env(
+        tmp_path, DJANGO_ENV="production", DJANGO_SECRET_KEY="k" * 60, DJANGO_ALLOWED_HOSTS="a"
+    )
+    served = run_python(code, production)
+    assert json.loads(served.stdout.splitlines()[-1])["message"] == "here"
+    assert "here" not in served.stderr
+    developed = run_python(code, clean_env(tmp_path))
+    assert "here" in developed.stderr and "here" not in developed.stdout
+    piped = run_python(code, {**production, "LOG_STREAM": "stderr"})
+    assert "here" in piped.stderr and "here" not in piped.stdout
+
+
 def test_database_and_redis_switch_independently(tmp_path: Path) -> None:
     got = settings_for(tmp_path, REDIS_URL="redis://cache.example:6379/0")
     assert got["engine"] == "django.db.backends.sqlite3"
