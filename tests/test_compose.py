@@ -220,6 +220,21 @@ def test_caddy_is_pinned_and_proxies_to_every_web_replica(services: dict[str, An
     assert set(caddy["environment"]) == {"SITE_DOMAIN", "CADDY_TLS"}
 
 
+def test_metrics_are_scraped_inside_and_never_served_outside(services: dict[str, Any]) -> None:
+    """The edge answers /metrics 404 before any web server sees it; the worker serves its own on
+    a port published nowhere, its processes' figures gathered in a directory that starts empty."""
+    caddyfile = (BASE_DIR / "deploy" / "Caddyfile").read_text()
+    code = [line.split("#")[0].strip() for line in caddyfile.splitlines()]
+    site = code.index("{$SITE_DOMAIN:localhost} {")
+    assert "respond /metrics* 404" in code[site:]
+    worker = services["worker"]
+    environment = worker["environment"]
+    assert environment["METRICS_PORT"] == "9100" and "ports" not in worker
+    assert environment["PROMETHEUS_MULTIPROC_DIR"] in worker["tmpfs"]
+    web = services["web"]["environment"]
+    assert web.keys() <= environment.keys(), "the app's whole environment, and these"
+
+
 def test_forwarded_headers_are_trusted_from_the_edge_network_alone(
     compose: dict[str, Any], services: dict[str, Any]
 ) -> None:
