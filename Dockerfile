@@ -28,4 +28,5 @@ USER rummy
 EXPOSE 8000
 # No --proxy-headers: daphne would believe X-Forwarded-For from anyone. The app decides the
 # client's address, from TRUSTED_PROXIES only (config/forwarded.py).
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+# --verbosity 0: no plain-text access log beside the JSON lines (compose's Caddy logs access).
+CMD ["daphne", "--verbosity", "0", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]

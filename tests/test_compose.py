@@ -160,8 +160,12 @@ def test_app_services_start_after_migrations(services: dict[str, Any], name: str
 
 def test_commands(services: dict[str, Any]) -> None:
     # Exec form: daphne is the container's process and hears its SIGTERM (config/restart.py).
+    # Verbosity 0: daphne writes no plain-text access log among the JSON lines; Caddy logs
+    # each request as JSON.
     assert services["web"]["command"] == [
         "daphne",
+        "--verbosity",
+        "0",
         "-b",
         "0.0.0.0",
         "-p",
@@ -227,6 +231,8 @@ def test_metrics_are_scraped_inside_and_never_served_outside(services: dict[str,
     code = [line.split("#")[0].strip() for line in caddyfile.splitlines()]
     site = code.index("{$SITE_DOMAIN:localhost} {")
     assert "respond /metrics* 404" in code[site:]
+    log = code.index("log {", site)
+    assert code[log + 1 : log + 3] == ["output stdout", "format json"], "JSON access lines"
     worker = services["worker"]
     environment = worker["environment"]
     assert environment["METRICS_PORT"] == "9100" and "ports" not in worker
@@ -377,6 +383,7 @@ def test_dockerfile_serves_the_asgi_app() -> None:
     dockerfile = (BASE_DIR / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.1[2-9]", dockerfile, re.MULTILINE)
     assert "config.asgi:application" in dockerfile
+    assert '"--verbosity", "0"' in dockerfile, "no plain-text access log"
     # Exactly the locked versions, each file checked by its hash; nothing resolved at build time.
     (install,) = [line for line in dockerfile.splitlines() if "pip install" in line]
     assert "--require-hashes" in install and "--no-deps" in install
