@@ -51,6 +51,9 @@ def setup_django(db_url: str) -> None:
     nothing is sent to it: the sends are patched out where games finish)."""
     env = service_env(db_url, "")
     env["DJANGO_ALLOWED_HOSTS"] = "localhost"
+    # One thread that moves between databases (use_database): no pool, whose connections would
+    # stay bound to the database it was opened on.
+    env["DB_POOL"] = "false"
     os.environ.clear()
     os.environ.update(env)
     import django

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from accounts.usernames import canonical, skeleton
 from bench.ratings_bench.common import (
     SIZE_WEIGHTS,
     SIZES,
@@ -249,10 +250,12 @@ def copy_rows(cur: Any, rng: random.Random, pop: Population, standard: int, lap:
     players = range(1, len(pop.games))
     with cur.copy(
         "COPY accounts_user (id, password, is_superuser, username, first_name, last_name, "
-        "email, is_staff, is_active, date_joined) FROM STDIN"
+        "email, is_staff, is_active, date_joined, username_key, username_skeleton) FROM STDIN"
     ) as copy:
         for pid in players:
-            copy.write_row((pid, "!", False, f"p{pid:07d}", "", "", "", False, True, pop.first))
+            name = f"p{pid:07d}"
+            row = (pid, "!", False, name, "", "", "", False, True, pop.first)
+            copy.write_row((*row, canonical(name), skeleton(name)))
     lap("copy_users")
     rules = "{}"  # minimal rows: nothing here reads a table's rules (a real row holds ~700 bytes)
     with cur.copy(f"COPY games_table ({TABLE_COLUMNS}) FROM STDIN") as copy:

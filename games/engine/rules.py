@@ -9,7 +9,7 @@ Bounds chosen where RULES.md gives none: ``low_ace`` 0-15, ``min_naturals`` 0-3 
 three-card meld could ever be made), hand sizes 1-108 (two decks with their jokers), ``target``
 1-100,000 (200 times the usual 500: a game to it would run for thousands of hands),
 ``turn_seconds`` 1-86,400 and ``time_bank_seconds`` 0-86,400 (a day; the services allow less),
-``max_timeouts`` 1-100. Every whole number has an upper bound, so none overflows a column.
+``max_timeouts`` 1-10,000. Every whole number has an upper bound, so none overflows a column.
 """
 
 from __future__ import annotations
@@ -181,7 +181,7 @@ _INT_BOUNDS: dict[str, tuple[int, int]] = {
     "target": (1, TARGET_MAX),
     "turn_seconds": (1, SECONDS_MAX),
     "time_bank_seconds": (0, SECONDS_MAX),
-    "max_timeouts": (1, 100),
+    "max_timeouts": (1, 10_000),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"values": VALUE_TABLES, "stock_out": STOCK_OUT}
 

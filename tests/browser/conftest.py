@@ -83,6 +83,16 @@ def page(browser: object) -> Iterator[object]:
     context.close()
 
 
+async def _settle() -> None:
+    """Cancels and awaits every other task of the running loop, then waits for the database
+    calls its threads still make."""
+    leftover = asyncio.all_tasks() - {asyncio.current_task()}
+    for task in leftover:
+        task.cancel()
+    await asyncio.gather(*leftover, return_exceptions=True)
+    await asyncio.get_running_loop().shutdown_default_executor()
+
+
 @pytest.fixture
 def asgi_server(transactional_db: None) -> Iterator[str]:
     """The project's ASGI application (HTTP and WebSocket) on a free local port."""
@@ -111,11 +121,7 @@ def asgi_server(transactional_db: None) -> Iterator[str]:
             # What the server left behind ends before the loop does: tasks it did not await
             # are cancelled and awaited, and the loop's threads finish their database calls,
             # so nothing of this test still runs when its database is flushed.
-            leftover = asyncio.all_tasks(loop)
-            for task in leftover:
-                task.cancel()
-            loop.run_until_complete(asyncio.gather(*leftover, return_exceptions=True))
-            loop.run_until_complete(loop.shutdown_default_executor())
+            loop.run_until_complete(_settle())
             loop.close()
 
     thread = threading.Thread(target=serve, daemon=True)

@@ -21,13 +21,19 @@ from games.tasks import rematch_expired, sweep
 
 @pytest.fixture
 def configured() -> Iterator[None]:
-    """The logging configuration is the process's: put back what the test settings had."""
+    """The logging configuration is the process's: put back what the test settings had. Celery's
+    task loggers start from the root's level here, as in a process configured only by LOGGING:
+    a worker an earlier test started in this process set their levels itself."""
     root = logging.getLogger()
     saved = (root.handlers[:], root.level)
+    levels = {name: logging.getLogger(name).level for name in CELERY_TASK_LOGGERS}
+    for name in CELERY_TASK_LOGGERS:
+        logging.getLogger(name).setLevel(logging.NOTSET)
     yield
     root.handlers[:], root.level = saved
-    for name in CELERY_TASK_LOGGERS:
+    for name, level in levels.items():
         logging.getLogger(name).filters.clear()
+        logging.getLogger(name).setLevel(level)
 
 
 def use(fmt: str, level: str) -> None:

@@ -169,7 +169,8 @@ async def test_garbage_is_refused_and_changes_nothing(
     batch = data.draw(st.lists(frames(before.version).filter(answer), min_size=1, max_size=6))
     # The spectator by session cookie from a page of the site, the players by token: both ways in.
     path = url(four, who.token if who and seated else None)
-    page = headers(who, origin=b"http://localhost") if sender == "spectator" else None
+    # A page of the site itself: its origin is the site's (SITE_URL), as a browser sends it.
+    page = headers(who, origin=b"https://rummy.example") if sender == "spectator" else None
     async with opened(path, page) as socket:
         assert (await socket.next())["version"] == before.version
         for frame in batch:

@@ -3,7 +3,7 @@
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from games.engine import (
@@ -63,9 +63,14 @@ games = st.tuples(st.integers(0, 10**6), st.sampled_from(sorted(PRESETS)), st.in
 
 @FAST
 @given(games)
+@example((1964, "reshuffle-classic", 2))
 def test_cards_conserved_and_hand_ends(args: tuple[int, str, int]) -> None:
     end, _, seen = random_hand(*args)
-    assert end.phase in ("hand_over", "game_over")
+    # With `stock_out` reshuffle a hand ends only when someone goes out (RULES.md, "End of a
+    # hand"), which random play need never do: seed 1964 of reshuffle-classic with two players
+    # ran 100,000 actions. With `end`, the stock runs out within the cap.
+    if end.rules.stock_out == "end":
+        assert end.phase in ("hand_over", "game_over")
     start = all_cards(seen[0])
     assert all(all_cards(s) == start for s in seen)
 
@@ -100,8 +105,10 @@ def test_views_never_show_another_players_cards(args: tuple[int, str, int]) -> N
 
 @FAST
 @given(games)
+@example((1964, "reshuffle-classic", 2))
 def test_hand_scores_are_table_values_minus_hand_values(args: tuple[int, str, int]) -> None:
     end, _, seen = random_hand(*args)
+    assume(end.hands)  # the hand ended (see test_cards_conserved_and_hand_ends)
     before = seen[-2]
     result = end.hands[-1]
     for seat, score in enumerate(result.scores):
