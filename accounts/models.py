@@ -23,9 +23,16 @@ class Users(UserManager["User"]):
         (accounts.usernames), so ``Ann`` and a fullwidth ``ANN`` are ``ann``. The exact match
         first keeps an account that the key migration found clashing with an older one (its key
         left empty) reachable by its own spelling."""
-        name = username or ""
+        found = self.named(username or "")
+        if found is None:
+            raise self.model.DoesNotExist(f"no user {username!r}")
+        return found
+
+    def named(self, name: str) -> User | None:
+        """The account a name typed by anyone means (a log-in, a player's page, a mute, a
+        leaderboard search), or None: compared one way everywhere, as ``get_by_natural_key``."""
         exact = self.filter(username=name).first()
-        return exact or self.get(username_key=canonical(name))
+        return exact or self.filter(username_key=canonical(name)).first()
 
 
 class User(AbstractUser):

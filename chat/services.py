@@ -121,7 +121,7 @@ def chat_delete(*, message_id: int, user: User) -> ChatMessage:
 
 
 def _target(username: object) -> User:
-    found = User.objects.filter(username=username).first() if isinstance(username, str) else None
+    found = User.objects.named(username) if isinstance(username, str) else None
     if found is None:
         raise not_found(f"user {username}")
     return found

@@ -183,7 +183,7 @@ class PlayerApi(RatingsApi):
         responses={200: PlayerOutput, 400: ErrorOutput, 404: ErrorOutput},
     )
     def get(self, request: Request, username: str) -> Response:
-        user = User.objects.filter(username=username).first()
+        user = User.objects.named(username)
         if user is None:
             raise BoardError("not_found", f"no player {username!r}", 404)
         choice = pool_choice(request.query_params.get("ruleset"), request.query_params.get("club"))

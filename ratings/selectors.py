@@ -22,6 +22,7 @@ from django.db.models import Count, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import Club, User
+from accounts.usernames import canonical
 from config.errors import ServiceError
 from games.models import RuleSet, Seat, Table
 from ratings.compute import bucket
@@ -234,8 +235,13 @@ def _period_games(board: Board, users: list[int]) -> dict[int, int]:
 
 def board_position(board: Board, username: str) -> tuple[int, Row] | None:
     """Where a player stands: their 0-based position in the board's order and their row, or
-    None if they are not on this board (no rating in the pool, or filtered out)."""
-    rating = board_ratings(board).filter(user__username=username).select_related("user").first()
+    None if they are not on this board (no rating in the pool, or filtered out). The name is
+    compared as everywhere (``Users.named``): exactly, else by its canonical key."""
+    ratings = board_ratings(board).select_related("user")
+    rating = (
+        ratings.filter(user__username=username).first()
+        or ratings.filter(user__username_key=canonical(username)).first()
+    )
     if rating is None:
         return None
     rank = board_rank(board, rating.rating)

@@ -140,7 +140,7 @@ def find_player(board: Board, query: str) -> Search:
 
 def not_on_board(board: Board, query: str) -> str:
     """Why a player is not on this board, as precisely as we can tell."""
-    user = User.objects.filter(username__iexact=query).first()
+    user = User.objects.named(query)
     if user is None:
         return f"No player is called “{query}”."
     rating = rating_in(board.choice, user)
@@ -171,7 +171,7 @@ def leaderboard_csv(request: HttpRequest) -> HttpResponse | StreamingHttpRespons
 
 
 def player_page(request: HttpRequest, username: str) -> HttpResponse:
-    user = User.objects.filter(username=username).first()
+    user = User.objects.named(username)
     if user is None:
         return error_page(
             request, BoardError("not_found", f"No player is called “{username}”.", 404)

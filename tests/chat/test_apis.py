@@ -97,6 +97,10 @@ def test_mutes(table: Table, people: dict[str, User]) -> None:
     error(cid.post("/api/chat/mutes/", {"user": "nobody"}, format="json"), 404, "not_found")
     assert cid.delete("/api/chat/mutes/bob/").json() == {"muted": []}
     assert len(cid.get(room(table, "players")).json()["messages"]) == 1
+    # The name as anyone may type it: another case or width is the same account.
+    assert cid.post("/api/chat/mutes/", {"user": "\uff42OB"}, format="json").json() == {
+        "muted": ["bob"]
+    }
 
 
 def test_an_event_room_turned_off_by_its_organizer(people: dict[str, User]) -> None:

@@ -163,6 +163,18 @@ def test_a_player_without_games_and_an_unknown_one(api: Client) -> None:
     assert missing.status_code == 404 and missing.json()["error"] == "not_found"
 
 
+def test_a_player_named_in_another_case_or_width_is_the_same_player(api: Client) -> None:
+    """Names are compared one way everywhere (issue 20): the canonical key, as log-ins do."""
+    season()
+    exact = api.get("/api/players/dan/").json()
+    for spelling in ("DAN", "\uff24an"):  # upper case; a fullwidth D
+        assert api.get(f"/api/players/{spelling}/").json() == exact
+    page = api.get("/api/leaderboard/?limit=2&around=\uff24AN").json()
+    assert [r["username"] for r in page["results"]] == ["cid", "dan"]
+    # A look-alike is another name (a Cyrillic a): nobody is called that.
+    assert api.get("/api/players/d\u0430n/").status_code == 404
+
+
 def test_history_limit(api: Client) -> None:
     season()
     answer = api.get("/api/players/bob/?history=1").json()

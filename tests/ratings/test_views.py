@@ -193,6 +193,9 @@ def test_the_search_says_why_a_player_is_not_on_the_board(
     assert found_row(page(client, "?player=bob&provisional=1")) == "bob"
     filtered = page(client, "?player=cid&min_games=30")
     assert "cid is not on this board with these filters" in filtered
+    # Another case or width of a name is that player's (issue 20: one comparison everywhere).
+    assert "bob is provisional in this pool" in page(client, "?player=\uff22OB")
+    assert "eve has no rated game in this pool" in page(client, "?player=EVE")
 
 
 @pytest.mark.parametrize(
