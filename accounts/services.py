@@ -1,8 +1,11 @@
 """Account writes: registration and API tokens."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from django.contrib.auth import authenticate, password_validation
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.http import HttpRequest
 from rest_framework.authtoken.models import Token
@@ -41,6 +44,24 @@ def username_check(username: str, *, exclude: int | None = None) -> None:
         raise UsernameTaken(UsernameTaken.LOOKALIKE)
 
 
+@contextmanager
+def name_claimed(username: str) -> Iterator[None]:
+    """A transaction in which ``username`` is free to take: the name's look (its skeleton) is
+    locked until the transaction ends, then ``username_check`` runs again. Two look-alike
+    sign-ups at the same instant then take turns, and the second sees the first; the skeleton
+    is not unique in the database (accounts that were look-alikes before the check existed keep
+    their names), so the lock is what holds it. SQLite runs one writer at a time already.
+
+    :raises UsernameTaken: as ``username_check``.
+    """
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", [skeleton(username)])
+        username_check(username)
+        yield
+
+
 class WeakPassword(ServiceError):
     """The password fails the configured validators; ``messages`` says why, also as the
     ``fields`` of the answer (as a validation error names its fields)."""
@@ -74,10 +95,10 @@ def user_register(*, username: str, password: str, email: str = "") -> tuple[Use
         raise WeakPassword(list(exc.messages)) from exc
     user.set_password(password)
     try:
-        with transaction.atomic():
+        with name_claimed(username):
             user.save()
             token = Token.objects.create(user=user)
-    except IntegrityError as exc:  # a concurrent sign-up took the name after our check
+    except IntegrityError as exc:  # a concurrent sign-up took the name's key after our check
         raise UsernameTaken() from exc
     return user, token
 

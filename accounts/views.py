@@ -9,10 +9,12 @@ from typing import Any
 from django import forms
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse_lazy
 from django.views.generic import CreateView
 
+from accounts import services
 from accounts.forms import LoginForm, SignUpForm
 from accounts.models import User
 from config.throttles import SignUpThrottle, page_wait
@@ -37,7 +39,16 @@ class SignUpView(CreateView):
         return response
 
     def form_valid(self, form: forms.ModelForm[User]) -> HttpResponse:
-        response = super().form_valid(form)
+        # The form checked the name; a look-alike signing up at the same instant is seen here.
+        try:
+            with services.name_claimed(form.cleaned_data["username"]):
+                response = super().form_valid(form)
+        except services.UsernameTaken as exc:
+            form.add_error("username", exc.message)
+            return self.form_invalid(form)
+        except IntegrityError:  # the very name's key, taken between the check and the insert
+            form.add_error("username", services.UsernameTaken.TAKEN)
+            return self.form_invalid(form)
         # Signed up means signed in: a new player should not type the password twice.
         login(self.request, self.object, backend="django.contrib.auth.backends.ModelBackend")
         return response
