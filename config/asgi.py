@@ -6,11 +6,17 @@ then, which `AppConfig.ready` cannot promise (the worker imports task modules wh
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-# Set Django up before importing anything that touches models (Channels' auth does).
-django_asgi_app = get_asgi_application()
+# Set Django up before importing anything that touches models (Channels' auth does), as
+# django.core.asgi.get_asgi_application does; its handler is ours (config.error_pages.Handler),
+# which answers the refusals Django makes before any middleware in JSON under /api/ too.
+django.setup(set_prefix=False)
+
+from config.error_pages import Handler  # noqa: E402
+
+django_asgi_app = Handler()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import WebsocketDenier  # noqa: E402

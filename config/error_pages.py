@@ -20,9 +20,12 @@ debug is for, and it is off unless asked for (README, Configuration).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
+from django.core.handlers.asgi import ASGIHandler
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.views import defaults
 
 # The API's code for each status (config.exceptions.CODES names DRF's own the same way).
@@ -56,7 +59,7 @@ def _is_json(response: HttpResponse) -> bool:
     return response.get("Content-Type", "").split(";")[0].strip() == "application/json"
 
 
-def api_error(response: HttpResponse) -> JsonResponse:
+def api_error(response: HttpResponseBase) -> JsonResponse:
     """``response`` (an error page) as the API answers it: same status, the API's shape."""
     status = response.status_code
     message = API_MESSAGES.get(status, f"{response.reason_phrase}.")
@@ -91,3 +94,20 @@ class ErrorPagesMiddleware:
         if isinstance(exception, Http404):
             return defaults.page_not_found(request, exception)
         return None
+
+
+class Handler(ASGIHandler):
+    """Django's ASGI handler (``config.asgi``), whose own refusals come before any middleware:
+    a query string that is not UTF-8 (an empty 400) or a body over the limit (a plain-text
+    413). Under ``/api/`` they too answer in the API's shape, the body as the API refuses one
+    it reads itself (400 ``bad_request``, ``config.exceptions.refused_request``)."""
+
+    def create_request(self, scope: Any, body_file: Any) -> tuple[Any, Any]:
+        request, refusal = super().create_request(scope, body_file)
+        if refusal is None or not str(scope.get("path", "")).startswith("/api/"):
+            return request, refusal
+        if refusal.status_code == 413:
+            limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+            message = f"the request body is over {limit} bytes"
+            return None, JsonResponse({"error": "bad_request", "message": message}, status=400)
+        return None, api_error(refusal)

@@ -5,13 +5,16 @@ error shape and a missing page is the site's 404 page, with DEBUG off (``make ru
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from asgiref.testing import ApplicationCommunicator
 from django.template.loader import render_to_string
 from django.test import Client, override_settings
 
+from config.asgi import application
 from tests.accounts.factories import UserFactory
 from tests.config.broken_urls import FAULT
 
@@ -115,3 +118,41 @@ def test_an_error_before_the_view_answers_json() -> None:
     body) with a RuntimeError, before any view: the debug page becomes the API's 500."""
     response = client().post("/api/tables", {}, content_type="application/json")
     api_error(response, 500, "server_error")
+
+
+async def asgi_get(path: str, query: bytes) -> tuple[int, dict[str, str], bytes]:
+    """A raw ASGI GET through the whole application, as a server hands on a client's bytes."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "root_path": "",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 5000),
+        "server": ("127.0.0.1", 8000),
+    }
+    communicator = ApplicationCommunicator(application, scope)
+    await communicator.send_input({"type": "http.request", "body": b"", "more_body": False})
+    start = await communicator.receive_output(5)
+    body = await communicator.receive_output(5)
+    headers = {k.decode().lower(): v.decode() for k, v in start["headers"]}
+    return start["status"], headers, body["body"]
+
+
+@pytest.mark.parametrize("debug", [True, False])
+async def test_a_query_string_that_is_not_utf8_is_refused_in_json_under_the_api(
+    debug: bool,
+) -> None:
+    """Django refuses it before any middleware (an empty 400): config.error_pages.Handler
+    answers in the API's shape under /api/, and a page stays a bare 400, no traceback."""
+    with override_settings(DEBUG=debug):
+        status, headers, body = await asgi_get("/api/tables/", b"status=\xff")
+        assert status == 400 and headers["content-type"] == "application/json"
+        assert json.loads(body)["error"] == "bad_request"
+        status, _, body = await asgi_get("/lobby/", b"\xff")
+        assert status == 400 and b"Traceback" not in body
