@@ -271,9 +271,11 @@ FINALIZE_MAX_ATTEMPTS = env.int("FINALIZE_MAX_ATTEMPTS", default=5)
 # short enough that nobody waits long on a player who has left the page.
 REMATCH_SECONDS = env.float("REMATCH_SECONDS", default=60.0)
 # Waiting tables (games.waiting): a player sits at this many at most, so one account cannot
-# fill the lobby's list, and one not started this long after it opened is closed (aborted) by
-# the sweep: half an hour is long for a club night's table to find its players.
-WAITING_TABLES_PER_PLAYER = env.int("WAITING_TABLES_PER_PLAYER", default=3)
+# fill the lobby's list of 100 (ten accounts could, and accounts are throttled per address);
+# a bot or an organizer testing tables keeps room for several at once. A table not started
+# this long after it opened is closed (aborted) by the sweep: half an hour is long for a club
+# night's table to find its players.
+WAITING_TABLES_PER_PLAYER = env.int("WAITING_TABLES_PER_PLAYER", default=10)
 WAITING_TABLE_EXPIRY_SECONDS = env.float("WAITING_TABLE_EXPIRY_SECONDS", default=1800.0)
 EVENTS_SCHEDULE_SECONDS = env.float("EVENTS_SCHEDULE_SECONDS", default=15.0)
 # Quick play (lobby.tasks): every LOBBY_SWEEP_SECONDS the pools are matched again as rating
@@ -432,9 +434,10 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.exceptions.api_exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "auth": env("AUTH_THROTTLE_RATE", default="20/min"),
-        # New accounts per address, by the API or the sign-up page (config.throttles): a club
-        # signing up a room behind one address may raise it.
-        "signup": env("SIGNUP_THROTTLE_RATE", default="20/hour"),
+        # New accounts per address, by the API or the sign-up page (config.throttles): enough
+        # for a club night's room signing up behind one address (its Wi-Fi), far below the 40
+        # in 21 s an attacker scripted; AUTH_THROTTLE_RATE holds the API to 20 a minute too.
+        "signup": env("SIGNUP_THROTTLE_RATE", default="100/hour"),
         # Event registrations and withdrawals per player, by the API or the event page.
         "entries": env("ENTRIES_THROTTLE_RATE", default="30/hour"),
     },

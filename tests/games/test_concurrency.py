@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 
 from games import rematch, services
 from games.errors import TableError
@@ -137,10 +138,11 @@ def test_the_last_two_accepts_of_a_rematch_racing_make_exactly_one_table(
         assert new.status == Table.Status.PLAYING and new.seat_set.count() == 3
 
 
+@override_settings(WAITING_TABLES_PER_PLAYER=3)
 def test_two_tables_opened_at_once_at_the_last_place_under_the_cap_exactly_one_opens() -> None:
     """The cap on waiting tables (``games.waiting``) is counted under the player's row lock."""
     (ann,) = players("ann")
-    for _ in range(2):  # one place left under the default cap of 3
+    for _ in range(2):  # one place left under a cap of 3
         services.table_create(creator=ann, ruleset="standard", seats=4)
 
     def create() -> Any:

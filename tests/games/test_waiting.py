@@ -17,7 +17,7 @@ from tests.games.tables import players
 
 pytestmark = pytest.mark.django_db
 
-CAP = 3  # the default of WAITING_TABLES_PER_PLAYER
+CAP = 10  # the default of WAITING_TABLES_PER_PLAYER
 
 
 def refused(call: object, **kwargs: object) -> TableError:
@@ -35,6 +35,7 @@ def test_a_player_opens_as_many_waiting_tables_as_the_cap_and_no_more() -> None:
     assert Table.objects.filter(creator=ann).count() == CAP
 
 
+@override_settings(WAITING_TABLES_PER_PLAYER=3)
 def test_seats_taken_at_others_tables_count_and_a_started_or_left_table_frees_a_place() -> None:
     ann, bob, cy = players("ann", "bob", "cy")
     tables = [services.table_create(creator=bob, ruleset="standard", seats=4) for _ in range(2)]
